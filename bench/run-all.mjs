@@ -26,6 +26,7 @@ const SCRIPTS = [
   'cli-startup',
   'prompt-cacheability',
   'overhead-per-step',
+  'routes-templates',
   'cluster',
   'tracing-overhead',
   'sessions-page',

@@ -92,6 +92,12 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
   if (input.control) lines.push(`[CONTROL]: ${encodeJson(input.control)}`);
   if (input.forkedFrom) lines.push(`[FORKED_FROM: ${escapeText(input.forkedFrom)}]`);
   if (input.notRepeated && input.notRepeated.length > 0) lines.push(`[NOT_REPEATED]: ${encodeJson(input.notRepeated)}`);
+  if (input.reasoning)
+    lines.push(`[REASONING]: ${encodeJson({ chars: input.reasoning.chars, sha256: input.reasoning.sha256 })}`);
+  if (input.route) {
+    const { index, when, to, errors } = input.route;
+    lines.push(`[ROUTE]: ${encodeJson({ index, when, to, ...(errors?.length ? { errors } : {}) })}`);
+  }
   return lines.join('\n') + '\n';
 }
 

@@ -69,6 +69,10 @@ export interface ParsedAuditEntry {
   handoff?: HandoffLine;
   /** `[CHAT_CONTEXT]`: on a chat turn's first entry when the client sent a context (docs/http-api.md "Chat"). */
   chatContext?: { type: string | null; sha256: string; bytes: number };
+  /** `[ROUTE]`: the route its agent's `routes` decided (SPEC §24). */
+  route?: Record<string, unknown>;
+  /** `[REASONING]`: `{chars, sha256}` of the accepted attempt's reasoning (SPEC §24). */
+  reasoning?: Record<string, unknown>;
 }
 
 /** Text after the last complete entry: a write cut short by a crash or a truncation. */
@@ -155,6 +159,8 @@ const SECTION_TAGS = [
   'HANDOFF',
   'CONTROL',
   'NOT_REPEATED',
+  'ROUTE',
+  'REASONING',
 ];
 const EXTENSION_LINE = new RegExp(`^\\[(${VALUE_TAGS.join('|')}): (.*)\\]$|^\\[(${SECTION_TAGS.join('|')})\\]: (.*)$`);
 
@@ -348,6 +354,19 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     },
     () => undefined,
   );
+  const objectLine = (tag: string) =>
+    field(
+      tag,
+      (written) => {
+        const value = decodeJson(written);
+        return typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? (value as Record<string, unknown>)
+          : invalid(`${tag} is not a JSON object`);
+      },
+      () => undefined,
+    );
+  const route = objectLine('ROUTE');
+  const reasoning = objectLine('REASONING');
 
   return {
     line: block.line,
@@ -390,5 +409,7 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     ...(attachments ? { attachments } : {}),
     ...(handoff ? { handoff } : {}),
     ...(chatContext ? { chatContext } : {}),
+    ...(route ? { route } : {}),
+    ...(reasoning ? { reasoning } : {}),
   };
 }

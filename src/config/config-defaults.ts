@@ -110,6 +110,8 @@ export const CONFIG_DEFAULTS = {
     schema: null as string | null,
     /** Deepest JSON nesting accepted in a model's answer (the message object itself is depth 1). */
     max_depth: DEFAULT_MAX_DEPTH,
+    /** What agents answer (SPEC §24): `sentient` messages, or seed 000's `sacp` answers the orchestrator maps to them. */
+    format: 'sentient' as 'sentient' | 'sacp',
   },
   /** Files that reach prompts must lie inside the root after symlinks are resolved (README "Files outside the root, and prices"). */
   allow_outside_root: false,

@@ -41,6 +41,16 @@ export interface AgentDeclaration {
   delegates?: string[];
   /** What the agent gets of a request's attachments (docs/attachments.md). */
   attachments?: AttachmentMode;
+  /** Routes the orchestrator decides with CEL conditions (SPEC §24). */
+  routes?: Array<{ when?: string; to: string | null }>;
+  /** Template of the agent's input: text with `{{ <CEL expression> }}` parts. */
+  input?: string;
+  /** CEL expression over its message giving the result's answer (SPEC §23). */
+  answer?: string;
+  /** `none`: a free-text agent (SPEC §24). */
+  protocol?: 'sentient' | 'none';
+  /** `sacp`: answers in seed 000's format, mapped to a message (SPEC §24); default: config `message.format`. */
+  message_format?: 'sentient' | 'sacp';
 }
 
 /** `inline`: listed, text inline; `list`: listed only; `native`: inline, PDFs and images as file parts. */

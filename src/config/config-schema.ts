@@ -29,6 +29,19 @@ export const AGENT_DECLARATION_SCHEMA = {
     approval: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     delegates: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     attachments: { enum: ['inline', 'list', 'native'] },
+    routes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['to'],
+        properties: { when: { type: 'string', minLength: 1 }, to: { type: ['string', 'null'], minLength: 1 } },
+      },
+    },
+    input: { type: 'string', minLength: 1 },
+    answer: { type: 'string', minLength: 1 },
+    protocol: { enum: ['sentient', 'none'] },
+    message_format: { enum: ['sentient', 'sacp'] },
   },
 } as const;
 
@@ -216,7 +229,11 @@ export const CONFIG_SCHEMA = {
       additionalProperties: false,
       // Capped so that every walk over a message (JSON text, schema checks) stays far from the stack's
       // end: JSON.stringify overflows it near depth 4,000.
-      properties: { schema: nullableString, max_depth: { type: 'integer', minimum: 4, maximum: 1000 } },
+      properties: {
+        schema: nullableString,
+        max_depth: { type: 'integer', minimum: 4, maximum: 1000 },
+        format: { enum: ['sentient', 'sacp'] },
+      },
     },
     prompt: {
       type: 'object',

@@ -1,6 +1,9 @@
 /** An agent as the orchestrator uses it: declaration resolved, defaults applied, instructions read. */
 import type { AttachmentMode } from '../config/config-loader.js';
 import type { AgentType } from '../message/sentient-message.js';
+import type { AgentRoute } from './agent-expressions.js';
+import type { CompiledExpression } from './cel-expression.js';
+import type { InputTemplate } from './input-template.js';
 
 export interface AgentDefinition {
   name: string;
@@ -36,6 +39,18 @@ export interface AgentDefinition {
   delegates: string[];
   /** What it gets of a request's attachments (docs/attachments.md); null: `inline` for the entry agent, `list` for the others. */
   attachments?: AttachmentMode | null;
+  /** Routes decided by the orchestrator (SPEC §24), tried in order after each committed message; empty: none. */
+  routes?: AgentRoute[];
+  /** The `input:` template that replaces the previous message as its input; null: none. */
+  input?: InputTemplate | null;
+  /** The `answer:` expression over its message that overrides a result's answer (SPEC §23); null: none. */
+  answer?: CompiledExpression | null;
+  /** `none`: a free-text agent whose whole answer is output.content (SPEC §24); absent: the message protocol. */
+  protocol?: 'sentient' | 'none';
+  /** `sacp`: it answers seed 000's `{thought, status, data, message, next_step_hint?}`, mapped to a message (SPEC §24). */
+  messageFormat?: 'sentient' | 'sacp';
+  /** Lines of `input:` and `answer:`, for `govflow validate`. */
+  expressionLines?: { input: number; answer: number };
 }
 
 /** Declaration keys the routing graph checks, so its errors can name their lines. */

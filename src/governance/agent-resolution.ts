@@ -13,6 +13,7 @@ import { compileSchema } from '../message/schema-compiler.js';
 import { toolPatternProblem } from '../tools/tool-names.js';
 import { DEFAULT_CONTENT_TYPE, type AgentDefinition } from './agent-definition.js';
 import { OutsideRootError } from './root-boundary.js';
+import { compileAgentExpressions } from './agent-expressions.js';
 
 /** A root-relative path with forward slashes. */
 export function toPosix(relative: string): string {
@@ -112,6 +113,7 @@ export function resolveAgent(
         ),
       );
   }
+  const expressions = compileAgentExpressions(declaration, declaredIn.file, lineOf, errors);
   return {
     name: declaration.name,
     type: declaration.type,
@@ -144,6 +146,12 @@ export function resolveAgent(
     approval: [...(declaration.approval ?? [])],
     delegates: [...(declaration.delegates ?? [])],
     attachments: declaration.attachments ?? null,
+    routes: expressions.routes,
+    input: expressions.input,
+    answer: expressions.answer,
+    expressionLines: expressions.lines,
+    ...(declaration.protocol ? { protocol: declaration.protocol } : {}),
+    messageFormat: declaration.message_format ?? config.message.format ?? 'sentient',
   };
 }
 

@@ -19,6 +19,7 @@ import { FrontmatterError, splitFrontmatter } from '../config/frontmatter.js';
 import { checkBudgetedModelsArePriced } from './model-pricing-check.js';
 import { OutsideRootError, RootBoundary } from './root-boundary.js';
 import { checkRoutingGraph } from './routing-graph.js';
+import { checkAgentExpressions } from './agent-expressions.js';
 import type { GuardrailRule } from '../privacy/guardrail-rules.js';
 import { checkChatContexts } from './chat-contexts.js';
 import { GUARDRAILS_FILE, guardrailsPromptText, loadGuardrails } from '../privacy/guardrails-loader.js';
@@ -151,6 +152,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   checkModelFile(config, boundary, errors);
   const messageSchema = loadMessageSchema(config, read, errors, () => configLine(['message', 'schema']));
   const entryAgent = checkRoutingGraph(agents, errors, warnings);
+  checkAgentExpressions(agents, messageSchema, errors);
   errors.push(
     ...checkBudgetedModelsArePriced(config, agents, (key) => configLine(['limits', key])),
   );

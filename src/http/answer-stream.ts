@@ -26,7 +26,7 @@ export function partialAnswer(raw: string): string | null {
 
 /** Whether an agent's words are free text (`protocol: none`): streamed as they come, not parsed. */
 export function isFreeText(agent: AgentDefinition): boolean {
-  return (agent as AgentDefinition & { protocol?: string }).protocol === 'none';
+  return agent.protocol === 'none';
 }
 
 /** An agent whose model text is the answer as it is written: one that ends its chain. */

@@ -24,6 +24,8 @@ export interface AttemptResult {
   finishReason?: string;
   /** Tool calls of this turn (none when no tool was offered or called). */
   toolCalls?: LlmToolCall[];
+  /** The provider's reasoning (Anthropic thinking, Gemini thoughts, `reasoning_content`), when it sent any. */
+  reasoning?: string;
 }
 
 export interface AttemptInput {
@@ -118,6 +120,7 @@ async function attemptWhole(input: AttemptInput): Promise<AttemptResult> {
     model: result.response.modelId || input.modelId,
     finishReason: result.finishReason,
     ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    ...(result.reasoningText ? { reasoning: result.reasoningText } : {}),
   };
 }
 
@@ -133,6 +136,7 @@ async function attemptStreaming(input: AttemptInput): Promise<AttemptResult> {
     onError: () => {},
   });
   let text = '';
+  let reasoning = '';
   let usage: LanguageModelUsage | undefined;
   let finishReason: string | undefined;
   let model = input.modelId;
@@ -150,6 +154,7 @@ async function attemptStreaming(input: AttemptInput): Promise<AttemptResult> {
     switch (part.type) {
       case 'reasoning-delta':
         count(part.text);
+        reasoning += part.text;
         break;
       case 'text-delta':
         count(part.text);
@@ -179,5 +184,12 @@ async function attemptStreaming(input: AttemptInput): Promise<AttemptResult> {
     if (input.abortSignal.aborted) throw input.abortSignal.reason;
     throw new GovflowError('provider', 'The response stream ended before the model finished.', { retryable: true });
   }
-  return { text, usage: usageOf(usage), model, finishReason, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+  return {
+    text,
+    usage: usageOf(usage),
+    model,
+    finishReason,
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    ...(reasoning ? { reasoning } : {}),
+  };
 }

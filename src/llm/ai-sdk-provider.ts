@@ -108,7 +108,8 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
         model,
         modelId,
         request: asked,
-        jsonMode: compiled.jsonMode,
+        // A free-text agent (SPEC §24) asks for prose.
+        jsonMode: compiled.jsonMode && asked.freeText !== true,
         stream: asStream,
         maxOutputBytes: compiled.maxOutputBytes,
         abortSignal: request.signal,

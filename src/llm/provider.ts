@@ -23,6 +23,8 @@ export interface LlmRequest {
   maxTokens?: number;
   /** JSON Schema of the expected message, for providers with native structured output. */
   jsonSchema?: Record<string, unknown>;
+  /** A free-text agent's call (SPEC §24 `protocol: none`): prose wanted, no JSON mode (and no jsonSchema). */
+  freeText?: boolean;
   /** Context for providers that fabricate answers (dry-run). */
   expectation?: {
     contentType: string;
@@ -103,6 +105,8 @@ export interface LlmResponse {
   attempts?: number;
   /** Tool calls of this turn; when present and non-empty, `text` is not the agent's message yet. */
   toolCalls?: LlmToolCall[];
+  /** The provider's own reasoning for this answer (SPEC §24): journaled and hashed, never passed on. */
+  reasoning?: string;
 }
 
 export interface LlmProvider {

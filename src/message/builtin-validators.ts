@@ -103,7 +103,11 @@ const schema11 = {
     message: {
       type: 'object',
       additionalProperties: false,
-      properties: { schema: { type: ['string', 'null'] }, max_depth: { type: 'integer', minimum: 4, maximum: 1000 } },
+      properties: {
+        schema: { type: ['string', 'null'] },
+        max_depth: { type: 'integer', minimum: 4, maximum: 1000 },
+        format: { enum: ['sentient', 'sacp'] },
+      },
     },
     prompt: {
       type: 'object',
@@ -440,6 +444,19 @@ const schema11 = {
           approval: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
           delegates: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
           attachments: { enum: ['inline', 'list', 'native'] },
+          routes: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['to'],
+              properties: { when: { type: 'string', minLength: 1 }, to: { type: ['string', 'null'], minLength: 1 } },
+            },
+          },
+          input: { type: 'string', minLength: 1 },
+          answer: { type: 'string', minLength: 1 },
+          protocol: { enum: ['sentient', 'none'] },
+          message_format: { enum: ['sentient', 'sacp'] },
         },
       },
     },
@@ -2004,7 +2021,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       let data45 = data.message;
       if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
         for (const key10 in data45) {
-          if (!(key10 === 'schema' || key10 === 'max_depth')) {
+          if (!(key10 === 'schema' || key10 === 'max_depth' || key10 === 'format')) {
             const err85 = {
               instancePath: instancePath + '/message',
               schemaPath: '#/properties/message/additionalProperties',
@@ -2088,8 +2105,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
+        if (data45.format !== undefined) {
+          let data48 = data45.format;
+          if (!(data48 === 'sentient' || data48 === 'sacp')) {
+            const err90 = {
+              instancePath: instancePath + '/message/format',
+              schemaPath: '#/properties/message/properties/format/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.message.properties.format.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err90];
+            } else {
+              vErrors.push(err90);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err90 = {
+        const err91 = {
           instancePath: instancePath + '/message',
           schemaPath: '#/properties/message/type',
           keyword: 'type',
@@ -2097,19 +2132,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err90];
+          vErrors = [err91];
         } else {
-          vErrors.push(err90);
+          vErrors.push(err91);
         }
         errors++;
       }
     }
     if (data.prompt !== undefined) {
-      let data48 = data.prompt;
-      if (data48 && typeof data48 == 'object' && !Array.isArray(data48)) {
-        for (const key11 in data48) {
+      let data49 = data.prompt;
+      if (data49 && typeof data49 == 'object' && !Array.isArray(data49)) {
+        for (const key11 in data49) {
           if (!(key11 === 'include')) {
-            const err91 = {
+            const err92 = {
               instancePath: instancePath + '/prompt',
               schemaPath: '#/properties/prompt/additionalProperties',
               keyword: 'additionalProperties',
@@ -2117,22 +2152,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err91];
+              vErrors = [err92];
             } else {
-              vErrors.push(err91);
+              vErrors.push(err92);
             }
             errors++;
           }
         }
-        if (data48.include !== undefined) {
-          let data49 = data48.include;
-          if (Array.isArray(data49)) {
-            const len0 = data49.length;
+        if (data49.include !== undefined) {
+          let data50 = data49.include;
+          if (Array.isArray(data50)) {
+            const len0 = data50.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              let data50 = data49[i0];
-              if (typeof data50 === 'string') {
-                if (func3(data50) < 1) {
-                  const err92 = {
+              let data51 = data50[i0];
+              if (typeof data51 === 'string') {
+                if (func3(data51) < 1) {
+                  const err93 = {
                     instancePath: instancePath + '/prompt/include/' + i0,
                     schemaPath: '#/properties/prompt/properties/include/items/minLength',
                     keyword: 'minLength',
@@ -2140,14 +2175,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err92];
+                    vErrors = [err93];
                   } else {
-                    vErrors.push(err92);
+                    vErrors.push(err93);
                   }
                   errors++;
                 }
               } else {
-                const err93 = {
+                const err94 = {
                   instancePath: instancePath + '/prompt/include/' + i0,
                   schemaPath: '#/properties/prompt/properties/include/items/type',
                   keyword: 'type',
@@ -2155,15 +2190,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err93];
+                  vErrors = [err94];
                 } else {
-                  vErrors.push(err93);
+                  vErrors.push(err94);
                 }
                 errors++;
               }
             }
           } else {
-            const err94 = {
+            const err95 = {
               instancePath: instancePath + '/prompt/include',
               schemaPath: '#/properties/prompt/properties/include/type',
               keyword: 'type',
@@ -2171,15 +2206,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err94];
+              vErrors = [err95];
             } else {
-              vErrors.push(err94);
+              vErrors.push(err95);
             }
             errors++;
           }
         }
       } else {
-        const err95 = {
+        const err96 = {
           instancePath: instancePath + '/prompt',
           schemaPath: '#/properties/prompt/type',
           keyword: 'type',
@@ -2187,42 +2222,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err95];
+          vErrors = [err96];
         } else {
-          vErrors.push(err95);
+          vErrors.push(err96);
         }
         errors++;
       }
     }
     if (data.daemon !== undefined) {
-      let data51 = data.daemon;
-      if (data51 && typeof data51 == 'object' && !Array.isArray(data51)) {
-        for (const key12 in data51) {
+      let data52 = data.daemon;
+      if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
+        for (const key12 in data52) {
           if (!(key12 === 'shutdown_grace_ms' || key12 === 'fsync')) {
-            const err96 = {
+            const err97 = {
               instancePath: instancePath + '/daemon',
               schemaPath: '#/properties/daemon/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key12 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err96];
-            } else {
-              vErrors.push(err96);
-            }
-            errors++;
-          }
-        }
-        if (data51.shutdown_grace_ms !== undefined) {
-          let data52 = data51.shutdown_grace_ms;
-          if (!(typeof data52 == 'number' && !(data52 % 1) && !isNaN(data52))) {
-            const err97 = {
-              instancePath: instancePath + '/daemon/shutdown_grace_ms',
-              schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err97];
@@ -2231,9 +2248,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data52 == 'number') {
-            if (data52 < 0 || isNaN(data52)) {
-              const err98 = {
+        }
+        if (data52.shutdown_grace_ms !== undefined) {
+          let data53 = data52.shutdown_grace_ms;
+          if (!(typeof data53 == 'number' && !(data53 % 1) && !isNaN(data53))) {
+            const err98 = {
+              instancePath: instancePath + '/daemon/shutdown_grace_ms',
+              schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err98];
+            } else {
+              vErrors.push(err98);
+            }
+            errors++;
+          }
+          if (typeof data53 == 'number') {
+            if (data53 < 0 || isNaN(data53)) {
+              const err99 = {
                 instancePath: instancePath + '/daemon/shutdown_grace_ms',
                 schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/minimum',
                 keyword: 'minimum',
@@ -2241,17 +2276,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err98];
+                vErrors = [err99];
               } else {
-                vErrors.push(err98);
+                vErrors.push(err99);
               }
               errors++;
             }
           }
         }
-        if (data51.fsync !== undefined) {
-          if (typeof data51.fsync !== 'boolean') {
-            const err99 = {
+        if (data52.fsync !== undefined) {
+          if (typeof data52.fsync !== 'boolean') {
+            const err100 = {
               instancePath: instancePath + '/daemon/fsync',
               schemaPath: '#/properties/daemon/properties/fsync/type',
               keyword: 'type',
@@ -2259,15 +2294,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err99];
+              vErrors = [err100];
             } else {
-              vErrors.push(err99);
+              vErrors.push(err100);
             }
             errors++;
           }
         }
       } else {
-        const err100 = {
+        const err101 = {
           instancePath: instancePath + '/daemon',
           schemaPath: '#/properties/daemon/type',
           keyword: 'type',
@@ -2275,47 +2310,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err100];
+          vErrors = [err101];
         } else {
-          vErrors.push(err100);
+          vErrors.push(err101);
         }
         errors++;
       }
     }
     if (data.audit !== undefined) {
-      let data54 = data.audit;
-      if (data54 && typeof data54 == 'object' && !Array.isArray(data54)) {
-        for (const key13 in data54) {
+      let data55 = data.audit;
+      if (data55 && typeof data55 == 'object' && !Array.isArray(data55)) {
+        for (const key13 in data55) {
           if (!(
             key13 === 'signing_key' ||
             key13 === 'checkpoint_ms' ||
             key13 === 'witnesses' ||
             key13 === 'retention'
           )) {
-            const err101 = {
+            const err102 = {
               instancePath: instancePath + '/audit',
               schemaPath: '#/properties/audit/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key13 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err101];
-            } else {
-              vErrors.push(err101);
-            }
-            errors++;
-          }
-        }
-        if (data54.signing_key !== undefined) {
-          let data55 = data54.signing_key;
-          if (typeof data55 !== 'string' && data55 !== null) {
-            const err102 = {
-              instancePath: instancePath + '/audit/signing_key',
-              schemaPath: '#/properties/audit/properties/signing_key/type',
-              keyword: 'type',
-              params: { type: schema11.properties.audit.properties.signing_key.type },
-              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err102];
@@ -2325,15 +2342,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data54.checkpoint_ms !== undefined) {
-          let data56 = data54.checkpoint_ms;
-          if (!(typeof data56 == 'number' && !(data56 % 1) && !isNaN(data56))) {
+        if (data55.signing_key !== undefined) {
+          let data56 = data55.signing_key;
+          if (typeof data56 !== 'string' && data56 !== null) {
             const err103 = {
-              instancePath: instancePath + '/audit/checkpoint_ms',
-              schemaPath: '#/properties/audit/properties/checkpoint_ms/type',
+              instancePath: instancePath + '/audit/signing_key',
+              schemaPath: '#/properties/audit/properties/signing_key/type',
               keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+              params: { type: schema11.properties.audit.properties.signing_key.type },
+              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err103];
@@ -2342,9 +2359,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data56 == 'number') {
-            if (data56 < 1 || isNaN(data56)) {
-              const err104 = {
+        }
+        if (data55.checkpoint_ms !== undefined) {
+          let data57 = data55.checkpoint_ms;
+          if (!(typeof data57 == 'number' && !(data57 % 1) && !isNaN(data57))) {
+            const err104 = {
+              instancePath: instancePath + '/audit/checkpoint_ms',
+              schemaPath: '#/properties/audit/properties/checkpoint_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err104];
+            } else {
+              vErrors.push(err104);
+            }
+            errors++;
+          }
+          if (typeof data57 == 'number') {
+            if (data57 < 1 || isNaN(data57)) {
+              const err105 = {
                 instancePath: instancePath + '/audit/checkpoint_ms',
                 schemaPath: '#/properties/audit/properties/checkpoint_ms/minimum',
                 keyword: 'minimum',
@@ -2352,23 +2387,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err104];
+                vErrors = [err105];
               } else {
-                vErrors.push(err104);
+                vErrors.push(err105);
               }
               errors++;
             }
           }
         }
-        if (data54.witnesses !== undefined) {
-          let data57 = data54.witnesses;
-          if (Array.isArray(data57)) {
-            const len1 = data57.length;
+        if (data55.witnesses !== undefined) {
+          let data58 = data55.witnesses;
+          if (Array.isArray(data58)) {
+            const len1 = data58.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              let data58 = data57[i1];
-              if (typeof data58 === 'string') {
-                if (func3(data58) < 1) {
-                  const err105 = {
+              let data59 = data58[i1];
+              if (typeof data59 === 'string') {
+                if (func3(data59) < 1) {
+                  const err106 = {
                     instancePath: instancePath + '/audit/witnesses/' + i1,
                     schemaPath: '#/properties/audit/properties/witnesses/items/minLength',
                     keyword: 'minLength',
@@ -2376,14 +2411,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err105];
+                    vErrors = [err106];
                   } else {
-                    vErrors.push(err105);
+                    vErrors.push(err106);
                   }
                   errors++;
                 }
               } else {
-                const err106 = {
+                const err107 = {
                   instancePath: instancePath + '/audit/witnesses/' + i1,
                   schemaPath: '#/properties/audit/properties/witnesses/items/type',
                   keyword: 'type',
@@ -2391,15 +2426,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err106];
+                  vErrors = [err107];
                 } else {
-                  vErrors.push(err106);
+                  vErrors.push(err107);
                 }
                 errors++;
               }
             }
           } else {
-            const err107 = {
+            const err108 = {
               instancePath: instancePath + '/audit/witnesses',
               schemaPath: '#/properties/audit/properties/witnesses/type',
               keyword: 'type',
@@ -2407,42 +2442,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err107];
+              vErrors = [err108];
             } else {
-              vErrors.push(err107);
+              vErrors.push(err108);
             }
             errors++;
           }
         }
-        if (data54.retention !== undefined) {
-          let data59 = data54.retention;
-          if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
-            for (const key14 in data59) {
+        if (data55.retention !== undefined) {
+          let data60 = data55.retention;
+          if (data60 && typeof data60 == 'object' && !Array.isArray(data60)) {
+            for (const key14 in data60) {
               if (!(key14 === 'keep_days' || key14 === 'archive' || key14 === 'delete_after_days')) {
-                const err108 = {
+                const err109 = {
                   instancePath: instancePath + '/audit/retention',
                   schemaPath: '#/properties/audit/properties/retention/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key14 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err108];
-                } else {
-                  vErrors.push(err108);
-                }
-                errors++;
-              }
-            }
-            if (data59.keep_days !== undefined) {
-              let data60 = data59.keep_days;
-              if (!(typeof data60 == 'number' && !(data60 % 1) && !isNaN(data60)) && data60 !== null) {
-                const err109 = {
-                  instancePath: instancePath + '/audit/retention/keep_days',
-                  schemaPath: '#/properties/audit/properties/retention/properties/keep_days/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.audit.properties.retention.properties.keep_days.type },
-                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err109];
@@ -2451,9 +2468,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data60 == 'number') {
-                if (data60 < 1 || isNaN(data60)) {
-                  const err110 = {
+            }
+            if (data60.keep_days !== undefined) {
+              let data61 = data60.keep_days;
+              if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61)) && data61 !== null) {
+                const err110 = {
+                  instancePath: instancePath + '/audit/retention/keep_days',
+                  schemaPath: '#/properties/audit/properties/retention/properties/keep_days/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.audit.properties.retention.properties.keep_days.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+              if (typeof data61 == 'number') {
+                if (data61 < 1 || isNaN(data61)) {
+                  const err111 = {
                     instancePath: instancePath + '/audit/retention/keep_days',
                     schemaPath: '#/properties/audit/properties/retention/properties/keep_days/minimum',
                     keyword: 'minimum',
@@ -2461,40 +2496,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err110];
+                    vErrors = [err111];
                   } else {
-                    vErrors.push(err110);
+                    vErrors.push(err111);
                   }
                   errors++;
                 }
               }
             }
-            if (data59.archive !== undefined) {
-              if (!(data59.archive === 'gzip')) {
-                const err111 = {
+            if (data60.archive !== undefined) {
+              if (!(data60.archive === 'gzip')) {
+                const err112 = {
                   instancePath: instancePath + '/audit/retention/archive',
                   schemaPath: '#/properties/audit/properties/retention/properties/archive/enum',
                   keyword: 'enum',
                   params: { allowedValues: schema11.properties.audit.properties.retention.properties.archive.enum },
                   message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err111];
-                } else {
-                  vErrors.push(err111);
-                }
-                errors++;
-              }
-            }
-            if (data59.delete_after_days !== undefined) {
-              let data62 = data59.delete_after_days;
-              if (!(typeof data62 == 'number' && !(data62 % 1) && !isNaN(data62)) && data62 !== null) {
-                const err112 = {
-                  instancePath: instancePath + '/audit/retention/delete_after_days',
-                  schemaPath: '#/properties/audit/properties/retention/properties/delete_after_days/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.audit.properties.retention.properties.delete_after_days.type },
-                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err112];
@@ -2503,9 +2520,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data62 == 'number') {
-                if (data62 < 1 || isNaN(data62)) {
-                  const err113 = {
+            }
+            if (data60.delete_after_days !== undefined) {
+              let data63 = data60.delete_after_days;
+              if (!(typeof data63 == 'number' && !(data63 % 1) && !isNaN(data63)) && data63 !== null) {
+                const err113 = {
+                  instancePath: instancePath + '/audit/retention/delete_after_days',
+                  schemaPath: '#/properties/audit/properties/retention/properties/delete_after_days/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.audit.properties.retention.properties.delete_after_days.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err113];
+                } else {
+                  vErrors.push(err113);
+                }
+                errors++;
+              }
+              if (typeof data63 == 'number') {
+                if (data63 < 1 || isNaN(data63)) {
+                  const err114 = {
                     instancePath: instancePath + '/audit/retention/delete_after_days',
                     schemaPath: '#/properties/audit/properties/retention/properties/delete_after_days/minimum',
                     keyword: 'minimum',
@@ -2513,16 +2548,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err113];
+                    vErrors = [err114];
                   } else {
-                    vErrors.push(err113);
+                    vErrors.push(err114);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err114 = {
+            const err115 = {
               instancePath: instancePath + '/audit/retention',
               schemaPath: '#/properties/audit/properties/retention/type',
               keyword: 'type',
@@ -2530,15 +2565,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err114];
+              vErrors = [err115];
             } else {
-              vErrors.push(err114);
+              vErrors.push(err115);
             }
             errors++;
           }
         }
       } else {
-        const err115 = {
+        const err116 = {
           instancePath: instancePath + '/audit',
           schemaPath: '#/properties/audit/type',
           keyword: 'type',
@@ -2546,42 +2581,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err115];
+          vErrors = [err116];
         } else {
-          vErrors.push(err115);
+          vErrors.push(err116);
         }
         errors++;
       }
     }
     if (data.telemetry !== undefined) {
-      let data63 = data.telemetry;
-      if (data63 && typeof data63 == 'object' && !Array.isArray(data63)) {
-        for (const key15 in data63) {
+      let data64 = data.telemetry;
+      if (data64 && typeof data64 == 'object' && !Array.isArray(data64)) {
+        for (const key15 in data64) {
           if (!(key15 === 'otlp_endpoint' || key15 === 'capture_content' || key15 === 'service_name')) {
-            const err116 = {
+            const err117 = {
               instancePath: instancePath + '/telemetry',
               schemaPath: '#/properties/telemetry/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key15 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err116];
-            } else {
-              vErrors.push(err116);
-            }
-            errors++;
-          }
-        }
-        if (data63.otlp_endpoint !== undefined) {
-          let data64 = data63.otlp_endpoint;
-          if (typeof data64 !== 'string' && data64 !== null) {
-            const err117 = {
-              instancePath: instancePath + '/telemetry/otlp_endpoint',
-              schemaPath: '#/properties/telemetry/properties/otlp_endpoint/type',
-              keyword: 'type',
-              params: { type: schema11.properties.telemetry.properties.otlp_endpoint.type },
-              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err117];
@@ -2590,9 +2607,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data64 === 'string') {
-            if (!pattern1.test(data64)) {
-              const err118 = {
+        }
+        if (data64.otlp_endpoint !== undefined) {
+          let data65 = data64.otlp_endpoint;
+          if (typeof data65 !== 'string' && data65 !== null) {
+            const err118 = {
+              instancePath: instancePath + '/telemetry/otlp_endpoint',
+              schemaPath: '#/properties/telemetry/properties/otlp_endpoint/type',
+              keyword: 'type',
+              params: { type: schema11.properties.telemetry.properties.otlp_endpoint.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err118];
+            } else {
+              vErrors.push(err118);
+            }
+            errors++;
+          }
+          if (typeof data65 === 'string') {
+            if (!pattern1.test(data65)) {
+              const err119 = {
                 instancePath: instancePath + '/telemetry/otlp_endpoint',
                 schemaPath: '#/properties/telemetry/properties/otlp_endpoint/pattern',
                 keyword: 'pattern',
@@ -2600,17 +2635,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must match pattern "' + '^https?://' + '"',
               };
               if (vErrors === null) {
-                vErrors = [err118];
+                vErrors = [err119];
               } else {
-                vErrors.push(err118);
+                vErrors.push(err119);
               }
               errors++;
             }
           }
         }
-        if (data63.capture_content !== undefined) {
-          if (typeof data63.capture_content !== 'boolean') {
-            const err119 = {
+        if (data64.capture_content !== undefined) {
+          if (typeof data64.capture_content !== 'boolean') {
+            const err120 = {
               instancePath: instancePath + '/telemetry/capture_content',
               schemaPath: '#/properties/telemetry/properties/capture_content/type',
               keyword: 'type',
@@ -2618,18 +2653,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err119];
+              vErrors = [err120];
             } else {
-              vErrors.push(err119);
+              vErrors.push(err120);
             }
             errors++;
           }
         }
-        if (data63.service_name !== undefined) {
-          let data66 = data63.service_name;
-          if (typeof data66 === 'string') {
-            if (func3(data66) < 1) {
-              const err120 = {
+        if (data64.service_name !== undefined) {
+          let data67 = data64.service_name;
+          if (typeof data67 === 'string') {
+            if (func3(data67) < 1) {
+              const err121 = {
                 instancePath: instancePath + '/telemetry/service_name',
                 schemaPath: '#/properties/telemetry/properties/service_name/minLength',
                 keyword: 'minLength',
@@ -2637,14 +2672,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
-                vErrors = [err120];
+                vErrors = [err121];
               } else {
-                vErrors.push(err120);
+                vErrors.push(err121);
               }
               errors++;
             }
           } else {
-            const err121 = {
+            const err122 = {
               instancePath: instancePath + '/telemetry/service_name',
               schemaPath: '#/properties/telemetry/properties/service_name/type',
               keyword: 'type',
@@ -2652,15 +2687,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err121];
+              vErrors = [err122];
             } else {
-              vErrors.push(err121);
+              vErrors.push(err122);
             }
             errors++;
           }
         }
       } else {
-        const err122 = {
+        const err123 = {
           instancePath: instancePath + '/telemetry',
           schemaPath: '#/properties/telemetry/type',
           keyword: 'type',
@@ -2668,42 +2703,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err122];
+          vErrors = [err123];
         } else {
-          vErrors.push(err122);
+          vErrors.push(err123);
         }
         errors++;
       }
     }
     if (data.http !== undefined) {
-      let data67 = data.http;
-      if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
-        for (const key16 in data67) {
+      let data68 = data.http;
+      if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
+        for (const key16 in data68) {
           if (!func2.call(schema11.properties.http.properties, key16)) {
-            const err123 = {
+            const err124 = {
               instancePath: instancePath + '/http',
               schemaPath: '#/properties/http/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key16 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err123];
-            } else {
-              vErrors.push(err123);
-            }
-            errors++;
-          }
-        }
-        if (data67.listen !== undefined) {
-          let data68 = data67.listen;
-          if (typeof data68 !== 'string' && data68 !== null) {
-            const err124 = {
-              instancePath: instancePath + '/http/listen',
-              schemaPath: '#/properties/http/properties/listen/type',
-              keyword: 'type',
-              params: { type: schema11.properties.http.properties.listen.type },
-              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err124];
@@ -2712,9 +2729,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data68 === 'string') {
-            if (!pattern2.test(data68)) {
-              const err125 = {
+        }
+        if (data68.listen !== undefined) {
+          let data69 = data68.listen;
+          if (typeof data69 !== 'string' && data69 !== null) {
+            const err125 = {
+              instancePath: instancePath + '/http/listen',
+              schemaPath: '#/properties/http/properties/listen/type',
+              keyword: 'type',
+              params: { type: schema11.properties.http.properties.listen.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err125];
+            } else {
+              vErrors.push(err125);
+            }
+            errors++;
+          }
+          if (typeof data69 === 'string') {
+            if (!pattern2.test(data69)) {
+              const err126 = {
                 instancePath: instancePath + '/http/listen',
                 schemaPath: '#/properties/http/properties/listen/pattern',
                 keyword: 'pattern',
@@ -2722,43 +2757,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must match pattern "' + '^\\[?[^\\s]+\\]?:[0-9]{1,5}$' + '"',
               };
               if (vErrors === null) {
-                vErrors = [err125];
+                vErrors = [err126];
               } else {
-                vErrors.push(err125);
+                vErrors.push(err126);
               }
               errors++;
             }
           }
         }
-        if (data67.tokens !== undefined) {
-          let data69 = data67.tokens;
-          if (Array.isArray(data69)) {
-            const len2 = data69.length;
+        if (data68.tokens !== undefined) {
+          let data70 = data68.tokens;
+          if (Array.isArray(data70)) {
+            const len2 = data70.length;
             for (let i2 = 0; i2 < len2; i2++) {
-              let data70 = data69[i2];
-              if (data70 && typeof data70 == 'object' && !Array.isArray(data70)) {
-                if (data70.user === undefined) {
-                  const err126 = {
+              let data71 = data70[i2];
+              if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
+                if (data71.user === undefined) {
+                  const err127 = {
                     instancePath: instancePath + '/http/tokens/' + i2,
                     schemaPath: '#/properties/http/properties/tokens/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'user' },
                     message: "must have required property '" + 'user' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err126];
-                  } else {
-                    vErrors.push(err126);
-                  }
-                  errors++;
-                }
-                if (data70.sha256 === undefined) {
-                  const err127 = {
-                    instancePath: instancePath + '/http/tokens/' + i2,
-                    schemaPath: '#/properties/http/properties/tokens/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'sha256' },
-                    message: "must have required property '" + 'sha256' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err127];
@@ -2767,9 +2787,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key17 in data70) {
+                if (data71.sha256 === undefined) {
+                  const err128 = {
+                    instancePath: instancePath + '/http/tokens/' + i2,
+                    schemaPath: '#/properties/http/properties/tokens/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'sha256' },
+                    message: "must have required property '" + 'sha256' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err128];
+                  } else {
+                    vErrors.push(err128);
+                  }
+                  errors++;
+                }
+                for (const key17 in data71) {
                   if (!(key17 === 'user' || key17 === 'sha256' || key17 === 'role')) {
-                    const err128 = {
+                    const err129 = {
                       instancePath: instancePath + '/http/tokens/' + i2,
                       schemaPath: '#/properties/http/properties/tokens/items/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2777,18 +2812,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err128];
+                      vErrors = [err129];
                     } else {
-                      vErrors.push(err128);
+                      vErrors.push(err129);
                     }
                     errors++;
                   }
                 }
-                if (data70.user !== undefined) {
-                  let data71 = data70.user;
-                  if (typeof data71 === 'string') {
-                    if (!pattern0.test(data71)) {
-                      const err129 = {
+                if (data71.user !== undefined) {
+                  let data72 = data71.user;
+                  if (typeof data72 === 'string') {
+                    if (!pattern0.test(data72)) {
+                      const err130 = {
                         instancePath: instancePath + '/http/tokens/' + i2 + '/user',
                         schemaPath: '#/properties/http/properties/tokens/items/properties/user/pattern',
                         keyword: 'pattern',
@@ -2796,14 +2831,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[A-Za-z0-9._@-]{1,128}$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err129];
+                        vErrors = [err130];
                       } else {
-                        vErrors.push(err129);
+                        vErrors.push(err130);
                       }
                       errors++;
                     }
                   } else {
-                    const err130 = {
+                    const err131 = {
                       instancePath: instancePath + '/http/tokens/' + i2 + '/user',
                       schemaPath: '#/properties/http/properties/tokens/items/properties/user/type',
                       keyword: 'type',
@@ -2811,18 +2846,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err130];
+                      vErrors = [err131];
                     } else {
-                      vErrors.push(err130);
+                      vErrors.push(err131);
                     }
                     errors++;
                   }
                 }
-                if (data70.sha256 !== undefined) {
-                  let data72 = data70.sha256;
-                  if (typeof data72 === 'string') {
-                    if (!pattern4.test(data72)) {
-                      const err131 = {
+                if (data71.sha256 !== undefined) {
+                  let data73 = data71.sha256;
+                  if (typeof data73 === 'string') {
+                    if (!pattern4.test(data73)) {
+                      const err132 = {
                         instancePath: instancePath + '/http/tokens/' + i2 + '/sha256',
                         schemaPath: '#/properties/http/properties/tokens/items/properties/sha256/pattern',
                         keyword: 'pattern',
@@ -2830,37 +2865,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[0-9a-fA-F]{64}$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err131];
+                        vErrors = [err132];
                       } else {
-                        vErrors.push(err131);
+                        vErrors.push(err132);
                       }
                       errors++;
                     }
                   } else {
-                    const err132 = {
+                    const err133 = {
                       instancePath: instancePath + '/http/tokens/' + i2 + '/sha256',
                       schemaPath: '#/properties/http/properties/tokens/items/properties/sha256/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err132];
-                    } else {
-                      vErrors.push(err132);
-                    }
-                    errors++;
-                  }
-                }
-                if (data70.role !== undefined) {
-                  let data73 = data70.role;
-                  if (!(data73 === 'operator' || data73 === 'auditor' || data73 === 'admin')) {
-                    const err133 = {
-                      instancePath: instancePath + '/http/tokens/' + i2 + '/role',
-                      schemaPath: '#/properties/http/properties/tokens/items/properties/role/enum',
-                      keyword: 'enum',
-                      params: { allowedValues: schema11.properties.http.properties.tokens.items.properties.role.enum },
-                      message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
                       vErrors = [err133];
@@ -2870,8 +2887,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data71.role !== undefined) {
+                  let data74 = data71.role;
+                  if (!(data74 === 'operator' || data74 === 'auditor' || data74 === 'admin')) {
+                    const err134 = {
+                      instancePath: instancePath + '/http/tokens/' + i2 + '/role',
+                      schemaPath: '#/properties/http/properties/tokens/items/properties/role/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema11.properties.http.properties.tokens.items.properties.role.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err134];
+                    } else {
+                      vErrors.push(err134);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err134 = {
+                const err135 = {
                   instancePath: instancePath + '/http/tokens/' + i2,
                   schemaPath: '#/properties/http/properties/tokens/items/type',
                   keyword: 'type',
@@ -2879,38 +2914,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err134];
+                  vErrors = [err135];
                 } else {
-                  vErrors.push(err134);
+                  vErrors.push(err135);
                 }
                 errors++;
               }
             }
           } else {
-            const err135 = {
+            const err136 = {
               instancePath: instancePath + '/http/tokens',
               schemaPath: '#/properties/http/properties/tokens/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err135];
-            } else {
-              vErrors.push(err135);
-            }
-            errors++;
-          }
-        }
-        if (data67.max_body_bytes !== undefined) {
-          let data74 = data67.max_body_bytes;
-          if (!(typeof data74 == 'number' && !(data74 % 1) && !isNaN(data74))) {
-            const err136 = {
-              instancePath: instancePath + '/http/max_body_bytes',
-              schemaPath: '#/properties/http/properties/max_body_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err136];
@@ -2919,9 +2936,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data74 == 'number') {
-            if (data74 < 1 || isNaN(data74)) {
-              const err137 = {
+        }
+        if (data68.max_body_bytes !== undefined) {
+          let data75 = data68.max_body_bytes;
+          if (!(typeof data75 == 'number' && !(data75 % 1) && !isNaN(data75))) {
+            const err137 = {
+              instancePath: instancePath + '/http/max_body_bytes',
+              schemaPath: '#/properties/http/properties/max_body_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err137];
+            } else {
+              vErrors.push(err137);
+            }
+            errors++;
+          }
+          if (typeof data75 == 'number') {
+            if (data75 < 1 || isNaN(data75)) {
+              const err138 = {
                 instancePath: instancePath + '/http/max_body_bytes',
                 schemaPath: '#/properties/http/properties/max_body_bytes/minimum',
                 keyword: 'minimum',
@@ -2929,18 +2964,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err137];
+                vErrors = [err138];
               } else {
-                vErrors.push(err137);
+                vErrors.push(err138);
               }
               errors++;
             }
           }
         }
-        if (data67.heartbeat_ms !== undefined) {
-          let data75 = data67.heartbeat_ms;
-          if (!(typeof data75 == 'number' && !(data75 % 1) && !isNaN(data75))) {
-            const err138 = {
+        if (data68.heartbeat_ms !== undefined) {
+          let data76 = data68.heartbeat_ms;
+          if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76))) {
+            const err139 = {
               instancePath: instancePath + '/http/heartbeat_ms',
               schemaPath: '#/properties/http/properties/heartbeat_ms/type',
               keyword: 'type',
@@ -2948,35 +2983,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err138];
+              vErrors = [err139];
             } else {
-              vErrors.push(err138);
+              vErrors.push(err139);
             }
             errors++;
           }
-          if (typeof data75 == 'number') {
-            if (data75 > 15000 || isNaN(data75)) {
-              const err139 = {
+          if (typeof data76 == 'number') {
+            if (data76 > 15000 || isNaN(data76)) {
+              const err140 = {
                 instancePath: instancePath + '/http/heartbeat_ms',
                 schemaPath: '#/properties/http/properties/heartbeat_ms/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 15000 },
                 message: 'must be <= 15000',
-              };
-              if (vErrors === null) {
-                vErrors = [err139];
-              } else {
-                vErrors.push(err139);
-              }
-              errors++;
-            }
-            if (data75 < 100 || isNaN(data75)) {
-              const err140 = {
-                instancePath: instancePath + '/http/heartbeat_ms',
-                schemaPath: '#/properties/http/properties/heartbeat_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 100 },
-                message: 'must be >= 100',
               };
               if (vErrors === null) {
                 vErrors = [err140];
@@ -2985,12 +3005,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data76 < 100 || isNaN(data76)) {
+              const err141 = {
+                instancePath: instancePath + '/http/heartbeat_ms',
+                schemaPath: '#/properties/http/properties/heartbeat_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 100 },
+                message: 'must be >= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err141];
+              } else {
+                vErrors.push(err141);
+              }
+              errors++;
+            }
           }
         }
-        if (data67.request_timeout_ms !== undefined) {
-          let data76 = data67.request_timeout_ms;
-          if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76))) {
-            const err141 = {
+        if (data68.request_timeout_ms !== undefined) {
+          let data77 = data68.request_timeout_ms;
+          if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77))) {
+            const err142 = {
               instancePath: instancePath + '/http/request_timeout_ms',
               schemaPath: '#/properties/http/properties/request_timeout_ms/type',
               keyword: 'type',
@@ -2998,15 +3033,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err141];
+              vErrors = [err142];
             } else {
-              vErrors.push(err141);
+              vErrors.push(err142);
             }
             errors++;
           }
-          if (typeof data76 == 'number') {
-            if (data76 < 1 || isNaN(data76)) {
-              const err142 = {
+          if (typeof data77 == 'number') {
+            if (data77 < 1 || isNaN(data77)) {
+              const err143 = {
                 instancePath: instancePath + '/http/request_timeout_ms',
                 schemaPath: '#/properties/http/properties/request_timeout_ms/minimum',
                 keyword: 'minimum',
@@ -3014,18 +3049,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err142];
+                vErrors = [err143];
               } else {
-                vErrors.push(err142);
+                vErrors.push(err143);
               }
               errors++;
             }
           }
         }
-        if (data67.rate_limit !== undefined) {
-          let data77 = data67.rate_limit;
-          if (!(data77 && typeof data77 == 'object' && !Array.isArray(data77)) && data77 !== null) {
-            const err143 = {
+        if (data68.rate_limit !== undefined) {
+          let data78 = data68.rate_limit;
+          if (!(data78 && typeof data78 == 'object' && !Array.isArray(data78)) && data78 !== null) {
+            const err144 = {
               instancePath: instancePath + '/http/rate_limit',
               schemaPath: '#/properties/http/properties/rate_limit/type',
               keyword: 'type',
@@ -3033,39 +3068,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object,null',
             };
             if (vErrors === null) {
-              vErrors = [err143];
+              vErrors = [err144];
             } else {
-              vErrors.push(err143);
+              vErrors.push(err144);
             }
             errors++;
           }
-          if (data77 && typeof data77 == 'object' && !Array.isArray(data77)) {
-            for (const key18 in data77) {
+          if (data78 && typeof data78 == 'object' && !Array.isArray(data78)) {
+            for (const key18 in data78) {
               if (!(key18 === 'per_user_per_minute' || key18 === 'auth_failures_per_minute')) {
-                const err144 = {
+                const err145 = {
                   instancePath: instancePath + '/http/rate_limit',
                   schemaPath: '#/properties/http/properties/rate_limit/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key18 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err144];
-                } else {
-                  vErrors.push(err144);
-                }
-                errors++;
-              }
-            }
-            if (data77.per_user_per_minute !== undefined) {
-              let data78 = data77.per_user_per_minute;
-              if (!(typeof data78 == 'number' && !(data78 % 1) && !isNaN(data78)) && data78 !== null) {
-                const err145 = {
-                  instancePath: instancePath + '/http/rate_limit/per_user_per_minute',
-                  schemaPath: '#/properties/http/properties/rate_limit/properties/per_user_per_minute/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.http.properties.rate_limit.properties.per_user_per_minute.type },
-                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err145];
@@ -3074,9 +3091,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data78 == 'number') {
-                if (data78 < 1 || isNaN(data78)) {
-                  const err146 = {
+            }
+            if (data78.per_user_per_minute !== undefined) {
+              let data79 = data78.per_user_per_minute;
+              if (!(typeof data79 == 'number' && !(data79 % 1) && !isNaN(data79)) && data79 !== null) {
+                const err146 = {
+                  instancePath: instancePath + '/http/rate_limit/per_user_per_minute',
+                  schemaPath: '#/properties/http/properties/rate_limit/properties/per_user_per_minute/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.http.properties.rate_limit.properties.per_user_per_minute.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+              if (typeof data79 == 'number') {
+                if (data79 < 1 || isNaN(data79)) {
+                  const err147 = {
                     instancePath: instancePath + '/http/rate_limit/per_user_per_minute',
                     schemaPath: '#/properties/http/properties/rate_limit/properties/per_user_per_minute/minimum',
                     keyword: 'minimum',
@@ -3084,18 +3119,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err146];
+                    vErrors = [err147];
                   } else {
-                    vErrors.push(err146);
+                    vErrors.push(err147);
                   }
                   errors++;
                 }
               }
             }
-            if (data77.auth_failures_per_minute !== undefined) {
-              let data79 = data77.auth_failures_per_minute;
-              if (!(typeof data79 == 'number' && !(data79 % 1) && !isNaN(data79)) && data79 !== null) {
-                const err147 = {
+            if (data78.auth_failures_per_minute !== undefined) {
+              let data80 = data78.auth_failures_per_minute;
+              if (!(typeof data80 == 'number' && !(data80 % 1) && !isNaN(data80)) && data80 !== null) {
+                const err148 = {
                   instancePath: instancePath + '/http/rate_limit/auth_failures_per_minute',
                   schemaPath: '#/properties/http/properties/rate_limit/properties/auth_failures_per_minute/type',
                   keyword: 'type',
@@ -3105,15 +3140,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err147];
+                  vErrors = [err148];
                 } else {
-                  vErrors.push(err147);
+                  vErrors.push(err148);
                 }
                 errors++;
               }
-              if (typeof data79 == 'number') {
-                if (data79 < 1 || isNaN(data79)) {
-                  const err148 = {
+              if (typeof data80 == 'number') {
+                if (data80 < 1 || isNaN(data80)) {
+                  const err149 = {
                     instancePath: instancePath + '/http/rate_limit/auth_failures_per_minute',
                     schemaPath: '#/properties/http/properties/rate_limit/properties/auth_failures_per_minute/minimum',
                     keyword: 'minimum',
@@ -3121,9 +3156,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err148];
+                    vErrors = [err149];
                   } else {
-                    vErrors.push(err148);
+                    vErrors.push(err149);
                   }
                   errors++;
                 }
@@ -3131,10 +3166,10 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data67.max_queued !== undefined) {
-          let data80 = data67.max_queued;
-          if (!(typeof data80 == 'number' && !(data80 % 1) && !isNaN(data80)) && data80 !== null) {
-            const err149 = {
+        if (data68.max_queued !== undefined) {
+          let data81 = data68.max_queued;
+          if (!(typeof data81 == 'number' && !(data81 % 1) && !isNaN(data81)) && data81 !== null) {
+            const err150 = {
               instancePath: instancePath + '/http/max_queued',
               schemaPath: '#/properties/http/properties/max_queued/type',
               keyword: 'type',
@@ -3142,15 +3177,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer,null',
             };
             if (vErrors === null) {
-              vErrors = [err149];
+              vErrors = [err150];
             } else {
-              vErrors.push(err149);
+              vErrors.push(err150);
             }
             errors++;
           }
-          if (typeof data80 == 'number') {
-            if (data80 < 1 || isNaN(data80)) {
-              const err150 = {
+          if (typeof data81 == 'number') {
+            if (data81 < 1 || isNaN(data81)) {
+              const err151 = {
                 instancePath: instancePath + '/http/max_queued',
                 schemaPath: '#/properties/http/properties/max_queued/minimum',
                 keyword: 'minimum',
@@ -3158,20 +3193,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err150];
+                vErrors = [err151];
               } else {
-                vErrors.push(err150);
+                vErrors.push(err151);
               }
               errors++;
             }
           }
         }
-        if (data67.cors !== undefined) {
-          let data81 = data67.cors;
-          if (data81 && typeof data81 == 'object' && !Array.isArray(data81)) {
-            for (const key19 in data81) {
+        if (data68.cors !== undefined) {
+          let data82 = data68.cors;
+          if (data82 && typeof data82 == 'object' && !Array.isArray(data82)) {
+            for (const key19 in data82) {
               if (!(key19 === 'origins')) {
-                const err151 = {
+                const err152 = {
                   instancePath: instancePath + '/http/cors',
                   schemaPath: '#/properties/http/properties/cors/additionalProperties',
                   keyword: 'additionalProperties',
@@ -3179,22 +3214,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err151];
+                  vErrors = [err152];
                 } else {
-                  vErrors.push(err151);
+                  vErrors.push(err152);
                 }
                 errors++;
               }
             }
-            if (data81.origins !== undefined) {
-              let data82 = data81.origins;
-              if (Array.isArray(data82)) {
-                const len3 = data82.length;
+            if (data82.origins !== undefined) {
+              let data83 = data82.origins;
+              if (Array.isArray(data83)) {
+                const len3 = data83.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  let data83 = data82[i3];
-                  if (typeof data83 === 'string') {
-                    if (!pattern5.test(data83)) {
-                      const err152 = {
+                  let data84 = data83[i3];
+                  if (typeof data84 === 'string') {
+                    if (!pattern5.test(data84)) {
+                      const err153 = {
                         instancePath: instancePath + '/http/cors/origins/' + i3,
                         schemaPath: '#/properties/http/properties/cors/properties/origins/items/pattern',
                         keyword: 'pattern',
@@ -3202,14 +3237,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://[^/\\s]+$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err152];
+                        vErrors = [err153];
                       } else {
-                        vErrors.push(err152);
+                        vErrors.push(err153);
                       }
                       errors++;
                     }
                   } else {
-                    const err153 = {
+                    const err154 = {
                       instancePath: instancePath + '/http/cors/origins/' + i3,
                       schemaPath: '#/properties/http/properties/cors/properties/origins/items/type',
                       keyword: 'type',
@@ -3217,25 +3252,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err153];
+                      vErrors = [err154];
                     } else {
-                      vErrors.push(err153);
+                      vErrors.push(err154);
                     }
                     errors++;
                   }
                 }
-                let i4 = data82.length;
+                let i4 = data83.length;
                 let j0;
                 if (i4 > 1) {
                   const indices0 = {};
                   for (; i4--;) {
-                    let item0 = data82[i4];
+                    let item0 = data83[i4];
                     if (typeof item0 !== 'string') {
                       continue;
                     }
                     if (typeof indices0[item0] == 'number') {
                       j0 = indices0[item0];
-                      const err154 = {
+                      const err155 = {
                         instancePath: instancePath + '/http/cors/origins',
                         schemaPath: '#/properties/http/properties/cors/properties/origins/uniqueItems',
                         keyword: 'uniqueItems',
@@ -3243,9 +3278,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i4 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err154];
+                        vErrors = [err155];
                       } else {
-                        vErrors.push(err154);
+                        vErrors.push(err155);
                       }
                       errors++;
                       break;
@@ -3254,7 +3289,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err155 = {
+                const err156 = {
                   instancePath: instancePath + '/http/cors/origins',
                   schemaPath: '#/properties/http/properties/cors/properties/origins/type',
                   keyword: 'type',
@@ -3262,15 +3297,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err155];
+                  vErrors = [err156];
                 } else {
-                  vErrors.push(err155);
+                  vErrors.push(err156);
                 }
                 errors++;
               }
             }
           } else {
-            const err156 = {
+            const err157 = {
               instancePath: instancePath + '/http/cors',
               schemaPath: '#/properties/http/properties/cors/type',
               keyword: 'type',
@@ -3278,42 +3313,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err156];
+              vErrors = [err157];
             } else {
-              vErrors.push(err156);
+              vErrors.push(err157);
             }
             errors++;
           }
         }
-        if (data67.auth !== undefined) {
-          let data84 = data67.auth;
-          if (data84 && typeof data84 == 'object' && !Array.isArray(data84)) {
-            for (const key20 in data84) {
+        if (data68.auth !== undefined) {
+          let data85 = data68.auth;
+          if (data85 && typeof data85 == 'object' && !Array.isArray(data85)) {
+            for (const key20 in data85) {
               if (!(key20 === 'jwt')) {
-                const err157 = {
+                const err158 = {
                   instancePath: instancePath + '/http/auth',
                   schemaPath: '#/properties/http/properties/auth/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key20 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err157];
-                } else {
-                  vErrors.push(err157);
-                }
-                errors++;
-              }
-            }
-            if (data84.jwt !== undefined) {
-              let data85 = data84.jwt;
-              if (!(data85 && typeof data85 == 'object' && !Array.isArray(data85)) && data85 !== null) {
-                const err158 = {
-                  instancePath: instancePath + '/http/auth/jwt',
-                  schemaPath: '#/properties/http/properties/auth/properties/jwt/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.http.properties.auth.properties.jwt.type },
-                  message: 'must be object,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err158];
@@ -3322,29 +3339,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (data85 && typeof data85 == 'object' && !Array.isArray(data85)) {
-                if (data85.issuer === undefined) {
-                  const err159 = {
+            }
+            if (data85.jwt !== undefined) {
+              let data86 = data85.jwt;
+              if (!(data86 && typeof data86 == 'object' && !Array.isArray(data86)) && data86 !== null) {
+                const err159 = {
+                  instancePath: instancePath + '/http/auth/jwt',
+                  schemaPath: '#/properties/http/properties/auth/properties/jwt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.http.properties.auth.properties.jwt.type },
+                  message: 'must be object,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err159];
+                } else {
+                  vErrors.push(err159);
+                }
+                errors++;
+              }
+              if (data86 && typeof data86 == 'object' && !Array.isArray(data86)) {
+                if (data86.issuer === undefined) {
+                  const err160 = {
                     instancePath: instancePath + '/http/auth/jwt',
                     schemaPath: '#/properties/http/properties/auth/properties/jwt/required',
                     keyword: 'required',
                     params: { missingProperty: 'issuer' },
                     message: "must have required property '" + 'issuer' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err159];
-                  } else {
-                    vErrors.push(err159);
-                  }
-                  errors++;
-                }
-                if (data85.audience === undefined) {
-                  const err160 = {
-                    instancePath: instancePath + '/http/auth/jwt',
-                    schemaPath: '#/properties/http/properties/auth/properties/jwt/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'audience' },
-                    message: "must have required property '" + 'audience' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err160];
@@ -3353,7 +3373,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key21 in data85) {
+                if (data86.audience === undefined) {
+                  const err161 = {
+                    instancePath: instancePath + '/http/auth/jwt',
+                    schemaPath: '#/properties/http/properties/auth/properties/jwt/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'audience' },
+                    message: "must have required property '" + 'audience' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err161];
+                  } else {
+                    vErrors.push(err161);
+                  }
+                  errors++;
+                }
+                for (const key21 in data86) {
                   if (!(
                     key21 === 'issuer' ||
                     key21 === 'audience' ||
@@ -3363,7 +3398,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     key21 === 'role_claim' ||
                     key21 === 'algorithms'
                   )) {
-                    const err161 = {
+                    const err162 = {
                       instancePath: instancePath + '/http/auth/jwt',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3371,18 +3406,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err161];
+                      vErrors = [err162];
                     } else {
-                      vErrors.push(err161);
+                      vErrors.push(err162);
                     }
                     errors++;
                   }
                 }
-                if (data85.issuer !== undefined) {
-                  let data86 = data85.issuer;
-                  if (typeof data86 === 'string') {
-                    if (func3(data86) < 1) {
-                      const err162 = {
+                if (data86.issuer !== undefined) {
+                  let data87 = data86.issuer;
+                  if (typeof data87 === 'string') {
+                    if (func3(data87) < 1) {
+                      const err163 = {
                         instancePath: instancePath + '/http/auth/jwt/issuer',
                         schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/issuer/minLength',
                         keyword: 'minLength',
@@ -3390,14 +3425,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err162];
+                        vErrors = [err163];
                       } else {
-                        vErrors.push(err162);
+                        vErrors.push(err163);
                       }
                       errors++;
                     }
                   } else {
-                    const err163 = {
+                    const err164 = {
                       instancePath: instancePath + '/http/auth/jwt/issuer',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/issuer/type',
                       keyword: 'type',
@@ -3405,21 +3440,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err163];
+                      vErrors = [err164];
                     } else {
-                      vErrors.push(err163);
+                      vErrors.push(err164);
                     }
                     errors++;
                   }
                 }
-                if (data85.audience !== undefined) {
-                  let data87 = data85.audience;
-                  const _errs193 = errors;
-                  let valid31 = false;
+                if (data86.audience !== undefined) {
+                  let data88 = data86.audience;
                   const _errs194 = errors;
-                  if (typeof data87 === 'string') {
-                    if (func3(data87) < 1) {
-                      const err164 = {
+                  let valid31 = false;
+                  const _errs195 = errors;
+                  if (typeof data88 === 'string') {
+                    if (func3(data88) < 1) {
+                      const err165 = {
                         instancePath: instancePath + '/http/auth/jwt/audience',
                         schemaPath:
                           '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/0/minLength',
@@ -3428,14 +3463,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err164];
+                        vErrors = [err165];
                       } else {
-                        vErrors.push(err164);
+                        vErrors.push(err165);
                       }
                       errors++;
                     }
                   } else {
-                    const err165 = {
+                    const err166 = {
                       instancePath: instancePath + '/http/auth/jwt/audience',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/0/type',
                       keyword: 'type',
@@ -3443,19 +3478,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err165];
+                      vErrors = [err166];
                     } else {
-                      vErrors.push(err165);
+                      vErrors.push(err166);
                     }
                     errors++;
                   }
-                  var _valid0 = _errs194 === errors;
+                  var _valid0 = _errs195 === errors;
                   valid31 = valid31 || _valid0;
                   if (!valid31) {
-                    const _errs196 = errors;
-                    if (Array.isArray(data87)) {
-                      if (data87.length < 1) {
-                        const err166 = {
+                    const _errs197 = errors;
+                    if (Array.isArray(data88)) {
+                      if (data88.length < 1) {
+                        const err167 = {
                           instancePath: instancePath + '/http/auth/jwt/audience',
                           schemaPath:
                             '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/1/minItems',
@@ -3464,18 +3499,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 items',
                         };
                         if (vErrors === null) {
-                          vErrors = [err166];
+                          vErrors = [err167];
                         } else {
-                          vErrors.push(err166);
+                          vErrors.push(err167);
                         }
                         errors++;
                       }
-                      const len4 = data87.length;
+                      const len4 = data88.length;
                       for (let i5 = 0; i5 < len4; i5++) {
-                        let data88 = data87[i5];
-                        if (typeof data88 === 'string') {
-                          if (func3(data88) < 1) {
-                            const err167 = {
+                        let data89 = data88[i5];
+                        if (typeof data89 === 'string') {
+                          if (func3(data89) < 1) {
+                            const err168 = {
                               instancePath: instancePath + '/http/auth/jwt/audience/' + i5,
                               schemaPath:
                                 '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/1/items/minLength',
@@ -3484,14 +3519,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must NOT have fewer than 1 characters',
                             };
                             if (vErrors === null) {
-                              vErrors = [err167];
+                              vErrors = [err168];
                             } else {
-                              vErrors.push(err167);
+                              vErrors.push(err168);
                             }
                             errors++;
                           }
                         } else {
-                          const err168 = {
+                          const err169 = {
                             instancePath: instancePath + '/http/auth/jwt/audience/' + i5,
                             schemaPath:
                               '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/1/items/type',
@@ -3500,15 +3535,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be string',
                           };
                           if (vErrors === null) {
-                            vErrors = [err168];
+                            vErrors = [err169];
                           } else {
-                            vErrors.push(err168);
+                            vErrors.push(err169);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err169 = {
+                      const err170 = {
                         instancePath: instancePath + '/http/auth/jwt/audience',
                         schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/1/type',
                         keyword: 'type',
@@ -3516,17 +3551,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be array',
                       };
                       if (vErrors === null) {
-                        vErrors = [err169];
+                        vErrors = [err170];
                       } else {
-                        vErrors.push(err169);
+                        vErrors.push(err170);
                       }
                       errors++;
                     }
-                    var _valid0 = _errs196 === errors;
+                    var _valid0 = _errs197 === errors;
                     valid31 = valid31 || _valid0;
                   }
                   if (!valid31) {
-                    const err170 = {
+                    const err171 = {
                       instancePath: instancePath + '/http/auth/jwt/audience',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf',
                       keyword: 'anyOf',
@@ -3534,27 +3569,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err170];
+                      vErrors = [err171];
                     } else {
-                      vErrors.push(err170);
+                      vErrors.push(err171);
                     }
                     errors++;
                   } else {
-                    errors = _errs193;
+                    errors = _errs194;
                     if (vErrors !== null) {
-                      if (_errs193) {
-                        vErrors.length = _errs193;
+                      if (_errs194) {
+                        vErrors.length = _errs194;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data85.jwks_url !== undefined) {
-                  let data89 = data85.jwks_url;
-                  if (typeof data89 === 'string') {
-                    if (!pattern6.test(data89)) {
-                      const err171 = {
+                if (data86.jwks_url !== undefined) {
+                  let data90 = data86.jwks_url;
+                  if (typeof data90 === 'string') {
+                    if (!pattern6.test(data90)) {
+                      const err172 = {
                         instancePath: instancePath + '/http/auth/jwt/jwks_url',
                         schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/jwks_url/pattern',
                         keyword: 'pattern',
@@ -3562,14 +3597,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://[^\\s]+$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err171];
+                        vErrors = [err172];
                       } else {
-                        vErrors.push(err171);
+                        vErrors.push(err172);
                       }
                       errors++;
                     }
                   } else {
-                    const err172 = {
+                    const err173 = {
                       instancePath: instancePath + '/http/auth/jwt/jwks_url',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/jwks_url/type',
                       keyword: 'type',
@@ -3577,18 +3612,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err172];
+                      vErrors = [err173];
                     } else {
-                      vErrors.push(err172);
+                      vErrors.push(err173);
                     }
                     errors++;
                   }
                 }
-                if (data85.public_key_file !== undefined) {
-                  let data90 = data85.public_key_file;
-                  if (typeof data90 === 'string') {
-                    if (func3(data90) < 1) {
-                      const err173 = {
+                if (data86.public_key_file !== undefined) {
+                  let data91 = data86.public_key_file;
+                  if (typeof data91 === 'string') {
+                    if (func3(data91) < 1) {
+                      const err174 = {
                         instancePath: instancePath + '/http/auth/jwt/public_key_file',
                         schemaPath:
                           '#/properties/http/properties/auth/properties/jwt/properties/public_key_file/minLength',
@@ -3597,14 +3632,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err173];
+                        vErrors = [err174];
                       } else {
-                        vErrors.push(err173);
+                        vErrors.push(err174);
                       }
                       errors++;
                     }
                   } else {
-                    const err174 = {
+                    const err175 = {
                       instancePath: instancePath + '/http/auth/jwt/public_key_file',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/public_key_file/type',
                       keyword: 'type',
@@ -3612,18 +3647,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err174];
+                      vErrors = [err175];
                     } else {
-                      vErrors.push(err174);
+                      vErrors.push(err175);
                     }
                     errors++;
                   }
                 }
-                if (data85.user_claim !== undefined) {
-                  let data91 = data85.user_claim;
-                  if (typeof data91 === 'string') {
-                    if (func3(data91) < 1) {
-                      const err175 = {
+                if (data86.user_claim !== undefined) {
+                  let data92 = data86.user_claim;
+                  if (typeof data92 === 'string') {
+                    if (func3(data92) < 1) {
+                      const err176 = {
                         instancePath: instancePath + '/http/auth/jwt/user_claim',
                         schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/user_claim/minLength',
                         keyword: 'minLength',
@@ -3631,14 +3666,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err175];
+                        vErrors = [err176];
                       } else {
-                        vErrors.push(err175);
+                        vErrors.push(err176);
                       }
                       errors++;
                     }
                   } else {
-                    const err176 = {
+                    const err177 = {
                       instancePath: instancePath + '/http/auth/jwt/user_claim',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/user_claim/type',
                       keyword: 'type',
@@ -3646,18 +3681,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err176];
+                      vErrors = [err177];
                     } else {
-                      vErrors.push(err176);
+                      vErrors.push(err177);
                     }
                     errors++;
                   }
                 }
-                if (data85.role_claim !== undefined) {
-                  let data92 = data85.role_claim;
-                  if (typeof data92 === 'string') {
-                    if (func3(data92) < 1) {
-                      const err177 = {
+                if (data86.role_claim !== undefined) {
+                  let data93 = data86.role_claim;
+                  if (typeof data93 === 'string') {
+                    if (func3(data93) < 1) {
+                      const err178 = {
                         instancePath: instancePath + '/http/auth/jwt/role_claim',
                         schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/role_claim/minLength',
                         keyword: 'minLength',
@@ -3665,14 +3700,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err177];
+                        vErrors = [err178];
                       } else {
-                        vErrors.push(err177);
+                        vErrors.push(err178);
                       }
                       errors++;
                     }
                   } else {
-                    const err178 = {
+                    const err179 = {
                       instancePath: instancePath + '/http/auth/jwt/role_claim',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/role_claim/type',
                       keyword: 'type',
@@ -3680,18 +3715,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err178];
+                      vErrors = [err179];
                     } else {
-                      vErrors.push(err178);
+                      vErrors.push(err179);
                     }
                     errors++;
                   }
                 }
-                if (data85.algorithms !== undefined) {
-                  let data93 = data85.algorithms;
-                  if (Array.isArray(data93)) {
-                    if (data93.length < 1) {
-                      const err179 = {
+                if (data86.algorithms !== undefined) {
+                  let data94 = data86.algorithms;
+                  if (Array.isArray(data94)) {
+                    if (data94.length < 1) {
+                      const err180 = {
                         instancePath: instancePath + '/http/auth/jwt/algorithms',
                         schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/algorithms/minItems',
                         keyword: 'minItems',
@@ -3699,29 +3734,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 items',
                       };
                       if (vErrors === null) {
-                        vErrors = [err179];
+                        vErrors = [err180];
                       } else {
-                        vErrors.push(err179);
+                        vErrors.push(err180);
                       }
                       errors++;
                     }
-                    const len5 = data93.length;
+                    const len5 = data94.length;
                     for (let i6 = 0; i6 < len5; i6++) {
-                      let data94 = data93[i6];
+                      let data95 = data94[i6];
                       if (!(
-                        data94 === 'RS256' ||
-                        data94 === 'RS384' ||
-                        data94 === 'RS512' ||
-                        data94 === 'PS256' ||
-                        data94 === 'PS384' ||
-                        data94 === 'PS512' ||
-                        data94 === 'ES256' ||
-                        data94 === 'ES384' ||
-                        data94 === 'ES512' ||
-                        data94 === 'EdDSA' ||
-                        data94 === 'Ed25519'
+                        data95 === 'RS256' ||
+                        data95 === 'RS384' ||
+                        data95 === 'RS512' ||
+                        data95 === 'PS256' ||
+                        data95 === 'PS384' ||
+                        data95 === 'PS512' ||
+                        data95 === 'ES256' ||
+                        data95 === 'ES384' ||
+                        data95 === 'ES512' ||
+                        data95 === 'EdDSA' ||
+                        data95 === 'Ed25519'
                       )) {
-                        const err180 = {
+                        const err181 = {
                           instancePath: instancePath + '/http/auth/jwt/algorithms/' + i6,
                           schemaPath:
                             '#/properties/http/properties/auth/properties/jwt/properties/algorithms/items/enum',
@@ -3733,20 +3768,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
-                          vErrors = [err180];
+                          vErrors = [err181];
                         } else {
-                          vErrors.push(err180);
+                          vErrors.push(err181);
                         }
                         errors++;
                       }
                     }
-                    let i7 = data93.length;
+                    let i7 = data94.length;
                     let j1;
                     if (i7 > 1) {
                       outer0: for (; i7--;) {
                         for (j1 = i7; j1--;) {
-                          if (func0(data93[i7], data93[j1])) {
-                            const err181 = {
+                          if (func0(data94[i7], data94[j1])) {
+                            const err182 = {
                               instancePath: instancePath + '/http/auth/jwt/algorithms',
                               schemaPath:
                                 '#/properties/http/properties/auth/properties/jwt/properties/algorithms/uniqueItems',
@@ -3756,9 +3791,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i7 + ' are identical)',
                             };
                             if (vErrors === null) {
-                              vErrors = [err181];
+                              vErrors = [err182];
                             } else {
-                              vErrors.push(err181);
+                              vErrors.push(err182);
                             }
                             errors++;
                             break outer0;
@@ -3767,7 +3802,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    const err182 = {
+                    const err183 = {
                       instancePath: instancePath + '/http/auth/jwt/algorithms',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/algorithms/type',
                       keyword: 'type',
@@ -3775,9 +3810,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err182];
+                      vErrors = [err183];
                     } else {
-                      vErrors.push(err182);
+                      vErrors.push(err183);
                     }
                     errors++;
                   }
@@ -3785,7 +3820,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
           } else {
-            const err183 = {
+            const err184 = {
               instancePath: instancePath + '/http/auth',
               schemaPath: '#/properties/http/properties/auth/type',
               keyword: 'type',
@@ -3793,15 +3828,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err183];
+              vErrors = [err184];
             } else {
-              vErrors.push(err183);
+              vErrors.push(err184);
             }
             errors++;
           }
         }
       } else {
-        const err184 = {
+        const err185 = {
           instancePath: instancePath + '/http',
           schemaPath: '#/properties/http/type',
           keyword: 'type',
@@ -3809,24 +3844,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err184];
+          vErrors = [err185];
         } else {
-          vErrors.push(err184);
+          vErrors.push(err185);
         }
         errors++;
       }
     }
     if (data.chat !== undefined) {
-      let data95 = data.chat;
-      if (data95 && typeof data95 == 'object' && !Array.isArray(data95)) {
-        for (const key22 in data95) {
+      let data96 = data.chat;
+      if (data96 && typeof data96 == 'object' && !Array.isArray(data96)) {
+        for (const key22 in data96) {
           if (!(
             key22 === 'contexts' ||
             key22 === 'max_context_bytes' ||
             key22 === 'history_turns' ||
             key22 === 'progress'
           )) {
-            const err185 = {
+            const err186 = {
               instancePath: instancePath + '/chat',
               schemaPath: '#/properties/chat/additionalProperties',
               keyword: 'additionalProperties',
@@ -3834,21 +3869,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err185];
+              vErrors = [err186];
             } else {
-              vErrors.push(err185);
+              vErrors.push(err186);
             }
             errors++;
           }
         }
-        if (data95.contexts !== undefined) {
-          let data96 = data95.contexts;
-          if (data96 && typeof data96 == 'object' && !Array.isArray(data96)) {
-            for (const key23 in data96) {
-              const _errs216 = errors;
+        if (data96.contexts !== undefined) {
+          let data97 = data96.contexts;
+          if (data97 && typeof data97 == 'object' && !Array.isArray(data97)) {
+            for (const key23 in data97) {
+              const _errs217 = errors;
               if (typeof key23 === 'string') {
                 if (!pattern7.test(key23)) {
-                  const err186 = {
+                  const err187 = {
                     instancePath: instancePath + '/chat/contexts',
                     schemaPath: '#/properties/chat/properties/contexts/propertyNames/pattern',
                     keyword: 'pattern',
@@ -3857,16 +3892,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     propertyName: key23,
                   };
                   if (vErrors === null) {
-                    vErrors = [err186];
+                    vErrors = [err187];
                   } else {
-                    vErrors.push(err186);
+                    vErrors.push(err187);
                   }
                   errors++;
                 }
               }
-              var valid38 = _errs216 === errors;
+              var valid38 = _errs217 === errors;
               if (!valid38) {
-                const err187 = {
+                const err188 = {
                   instancePath: instancePath + '/chat/contexts',
                   schemaPath: '#/properties/chat/properties/contexts/propertyNames',
                   keyword: 'propertyNames',
@@ -3874,19 +3909,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err187];
+                  vErrors = [err188];
                 } else {
-                  vErrors.push(err187);
+                  vErrors.push(err188);
                 }
                 errors++;
               }
             }
-            for (const key24 in data96) {
-              let data97 = data96[key24];
-              if (data97 && typeof data97 == 'object' && !Array.isArray(data97)) {
-                for (const key25 in data97) {
+            for (const key24 in data97) {
+              let data98 = data97[key24];
+              if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
+                for (const key25 in data98) {
                   if (!(key25 === 'agent' || key25 === 'context_file')) {
-                    const err188 = {
+                    const err189 = {
                       instancePath: instancePath + '/chat/contexts/' + key24.replace(/~/g, '~0').replace(/\//g, '~1'),
                       schemaPath: '#/properties/chat/properties/contexts/additionalProperties/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3894,17 +3929,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err188];
+                      vErrors = [err189];
                     } else {
-                      vErrors.push(err188);
+                      vErrors.push(err189);
                     }
                     errors++;
                   }
                 }
-                if (data97.agent !== undefined) {
-                  let data98 = data97.agent;
-                  if (typeof data98 !== 'string' && data98 !== null) {
-                    const err189 = {
+                if (data98.agent !== undefined) {
+                  let data99 = data98.agent;
+                  if (typeof data99 !== 'string' && data99 !== null) {
+                    const err190 = {
                       instancePath:
                         instancePath + '/chat/contexts/' + key24.replace(/~/g, '~0').replace(/\//g, '~1') + '/agent',
                       schemaPath: '#/properties/chat/properties/contexts/additionalProperties/properties/agent/type',
@@ -3915,15 +3950,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string,null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err189];
+                      vErrors = [err190];
                     } else {
-                      vErrors.push(err189);
+                      vErrors.push(err190);
                     }
                     errors++;
                   }
-                  if (typeof data98 === 'string') {
-                    if (func3(data98) < 1) {
-                      const err190 = {
+                  if (typeof data99 === 'string') {
+                    if (func3(data99) < 1) {
+                      const err191 = {
                         instancePath:
                           instancePath + '/chat/contexts/' + key24.replace(/~/g, '~0').replace(/\//g, '~1') + '/agent',
                         schemaPath:
@@ -3933,18 +3968,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err190];
+                        vErrors = [err191];
                       } else {
-                        vErrors.push(err190);
+                        vErrors.push(err191);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data97.context_file !== undefined) {
-                  let data99 = data97.context_file;
-                  if (typeof data99 !== 'string' && data99 !== null) {
-                    const err191 = {
+                if (data98.context_file !== undefined) {
+                  let data100 = data98.context_file;
+                  if (typeof data100 !== 'string' && data100 !== null) {
+                    const err192 = {
                       instancePath:
                         instancePath +
                         '/chat/contexts/' +
@@ -3960,15 +3995,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string,null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err191];
+                      vErrors = [err192];
                     } else {
-                      vErrors.push(err191);
+                      vErrors.push(err192);
                     }
                     errors++;
                   }
-                  if (typeof data99 === 'string') {
-                    if (func3(data99) < 1) {
-                      const err192 = {
+                  if (typeof data100 === 'string') {
+                    if (func3(data100) < 1) {
+                      const err193 = {
                         instancePath:
                           instancePath +
                           '/chat/contexts/' +
@@ -3981,16 +4016,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err192];
+                        vErrors = [err193];
                       } else {
-                        vErrors.push(err192);
+                        vErrors.push(err193);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err193 = {
+                const err194 = {
                   instancePath: instancePath + '/chat/contexts/' + key24.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/chat/properties/contexts/additionalProperties/type',
                   keyword: 'type',
@@ -3998,38 +4033,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err193];
+                  vErrors = [err194];
                 } else {
-                  vErrors.push(err193);
+                  vErrors.push(err194);
                 }
                 errors++;
               }
             }
           } else {
-            const err194 = {
+            const err195 = {
               instancePath: instancePath + '/chat/contexts',
               schemaPath: '#/properties/chat/properties/contexts/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err194];
-            } else {
-              vErrors.push(err194);
-            }
-            errors++;
-          }
-        }
-        if (data95.max_context_bytes !== undefined) {
-          let data100 = data95.max_context_bytes;
-          if (!(typeof data100 == 'number' && !(data100 % 1) && !isNaN(data100))) {
-            const err195 = {
-              instancePath: instancePath + '/chat/max_context_bytes',
-              schemaPath: '#/properties/chat/properties/max_context_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err195];
@@ -4038,9 +4055,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data100 == 'number') {
-            if (data100 < 1 || isNaN(data100)) {
-              const err196 = {
+        }
+        if (data96.max_context_bytes !== undefined) {
+          let data101 = data96.max_context_bytes;
+          if (!(typeof data101 == 'number' && !(data101 % 1) && !isNaN(data101))) {
+            const err196 = {
+              instancePath: instancePath + '/chat/max_context_bytes',
+              schemaPath: '#/properties/chat/properties/max_context_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err196];
+            } else {
+              vErrors.push(err196);
+            }
+            errors++;
+          }
+          if (typeof data101 == 'number') {
+            if (data101 < 1 || isNaN(data101)) {
+              const err197 = {
                 instancePath: instancePath + '/chat/max_context_bytes',
                 schemaPath: '#/properties/chat/properties/max_context_bytes/minimum',
                 keyword: 'minimum',
@@ -4048,18 +4083,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err196];
+                vErrors = [err197];
               } else {
-                vErrors.push(err196);
+                vErrors.push(err197);
               }
               errors++;
             }
           }
         }
-        if (data95.history_turns !== undefined) {
-          let data101 = data95.history_turns;
-          if (!(typeof data101 == 'number' && !(data101 % 1) && !isNaN(data101))) {
-            const err197 = {
+        if (data96.history_turns !== undefined) {
+          let data102 = data96.history_turns;
+          if (!(typeof data102 == 'number' && !(data102 % 1) && !isNaN(data102))) {
+            const err198 = {
               instancePath: instancePath + '/chat/history_turns',
               schemaPath: '#/properties/chat/properties/history_turns/type',
               keyword: 'type',
@@ -4067,35 +4102,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err197];
+              vErrors = [err198];
             } else {
-              vErrors.push(err197);
+              vErrors.push(err198);
             }
             errors++;
           }
-          if (typeof data101 == 'number') {
-            if (data101 > 1000 || isNaN(data101)) {
-              const err198 = {
+          if (typeof data102 == 'number') {
+            if (data102 > 1000 || isNaN(data102)) {
+              const err199 = {
                 instancePath: instancePath + '/chat/history_turns',
                 schemaPath: '#/properties/chat/properties/history_turns/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 1000 },
                 message: 'must be <= 1000',
-              };
-              if (vErrors === null) {
-                vErrors = [err198];
-              } else {
-                vErrors.push(err198);
-              }
-              errors++;
-            }
-            if (data101 < 0 || isNaN(data101)) {
-              const err199 = {
-                instancePath: instancePath + '/chat/history_turns',
-                schemaPath: '#/properties/chat/properties/history_turns/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
               };
               if (vErrors === null) {
                 vErrors = [err199];
@@ -4104,11 +4124,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data102 < 0 || isNaN(data102)) {
+              const err200 = {
+                instancePath: instancePath + '/chat/history_turns',
+                schemaPath: '#/properties/chat/properties/history_turns/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err200];
+              } else {
+                vErrors.push(err200);
+              }
+              errors++;
+            }
           }
         }
-        if (data95.progress !== undefined) {
-          if (typeof data95.progress !== 'boolean') {
-            const err200 = {
+        if (data96.progress !== undefined) {
+          if (typeof data96.progress !== 'boolean') {
+            const err201 = {
               instancePath: instancePath + '/chat/progress',
               schemaPath: '#/properties/chat/properties/progress/type',
               keyword: 'type',
@@ -4116,15 +4151,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err200];
+              vErrors = [err201];
             } else {
-              vErrors.push(err200);
+              vErrors.push(err201);
             }
             errors++;
           }
         }
       } else {
-        const err201 = {
+        const err202 = {
           instancePath: instancePath + '/chat',
           schemaPath: '#/properties/chat/type',
           keyword: 'type',
@@ -4132,19 +4167,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err201];
+          vErrors = [err202];
         } else {
-          vErrors.push(err201);
+          vErrors.push(err202);
         }
         errors++;
       }
     }
     if (data.notify !== undefined) {
-      let data103 = data.notify;
-      if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
-        for (const key26 in data103) {
+      let data104 = data.notify;
+      if (data104 && typeof data104 == 'object' && !Array.isArray(data104)) {
+        for (const key26 in data104) {
           if (!(key26 === 'webhooks' || key26 === 'allow_private_targets')) {
-            const err202 = {
+            const err203 = {
               instancePath: instancePath + '/notify',
               schemaPath: '#/properties/notify/additionalProperties',
               keyword: 'additionalProperties',
@@ -4152,42 +4187,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err202];
+              vErrors = [err203];
             } else {
-              vErrors.push(err202);
+              vErrors.push(err203);
             }
             errors++;
           }
         }
-        if (data103.webhooks !== undefined) {
-          let data104 = data103.webhooks;
-          if (Array.isArray(data104)) {
-            const len6 = data104.length;
+        if (data104.webhooks !== undefined) {
+          let data105 = data104.webhooks;
+          if (Array.isArray(data105)) {
+            const len6 = data105.length;
             for (let i8 = 0; i8 < len6; i8++) {
-              let data105 = data104[i8];
-              if (data105 && typeof data105 == 'object' && !Array.isArray(data105)) {
-                if (data105.url === undefined) {
-                  const err203 = {
+              let data106 = data105[i8];
+              if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
+                if (data106.url === undefined) {
+                  const err204 = {
                     instancePath: instancePath + '/notify/webhooks/' + i8,
                     schemaPath: '#/properties/notify/properties/webhooks/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'url' },
                     message: "must have required property '" + 'url' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err203];
-                  } else {
-                    vErrors.push(err203);
-                  }
-                  errors++;
-                }
-                if (data105.secret_env === undefined) {
-                  const err204 = {
-                    instancePath: instancePath + '/notify/webhooks/' + i8,
-                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'secret_env' },
-                    message: "must have required property '" + 'secret_env' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err204];
@@ -4196,9 +4216,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key27 in data105) {
+                if (data106.secret_env === undefined) {
+                  const err205 = {
+                    instancePath: instancePath + '/notify/webhooks/' + i8,
+                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'secret_env' },
+                    message: "must have required property '" + 'secret_env' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err205];
+                  } else {
+                    vErrors.push(err205);
+                  }
+                  errors++;
+                }
+                for (const key27 in data106) {
                   if (!(key27 === 'url' || key27 === 'events' || key27 === 'secret_env')) {
-                    const err205 = {
+                    const err206 = {
                       instancePath: instancePath + '/notify/webhooks/' + i8,
                       schemaPath: '#/properties/notify/properties/webhooks/items/additionalProperties',
                       keyword: 'additionalProperties',
@@ -4206,18 +4241,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err205];
+                      vErrors = [err206];
                     } else {
-                      vErrors.push(err205);
+                      vErrors.push(err206);
                     }
                     errors++;
                   }
                 }
-                if (data105.url !== undefined) {
-                  let data106 = data105.url;
-                  if (typeof data106 === 'string') {
-                    if (!pattern6.test(data106)) {
-                      const err206 = {
+                if (data106.url !== undefined) {
+                  let data107 = data106.url;
+                  if (typeof data107 === 'string') {
+                    if (!pattern6.test(data107)) {
+                      const err207 = {
                         instancePath: instancePath + '/notify/webhooks/' + i8 + '/url',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/pattern',
                         keyword: 'pattern',
@@ -4225,14 +4260,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://[^\\s]+$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err206];
+                        vErrors = [err207];
                       } else {
-                        vErrors.push(err206);
+                        vErrors.push(err207);
                       }
                       errors++;
                     }
                   } else {
-                    const err207 = {
+                    const err208 = {
                       instancePath: instancePath + '/notify/webhooks/' + i8 + '/url',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/type',
                       keyword: 'type',
@@ -4240,18 +4275,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err207];
+                      vErrors = [err208];
                     } else {
-                      vErrors.push(err207);
+                      vErrors.push(err208);
                     }
                     errors++;
                   }
                 }
-                if (data105.events !== undefined) {
-                  let data107 = data105.events;
-                  if (Array.isArray(data107)) {
-                    if (data107.length < 1) {
-                      const err208 = {
+                if (data106.events !== undefined) {
+                  let data108 = data106.events;
+                  if (Array.isArray(data108)) {
+                    if (data108.length < 1) {
+                      const err209 = {
                         instancePath: instancePath + '/notify/webhooks/' + i8 + '/events',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/minItems',
                         keyword: 'minItems',
@@ -4259,22 +4294,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 items',
                       };
                       if (vErrors === null) {
-                        vErrors = [err208];
+                        vErrors = [err209];
                       } else {
-                        vErrors.push(err208);
+                        vErrors.push(err209);
                       }
                       errors++;
                     }
-                    const len7 = data107.length;
+                    const len7 = data108.length;
                     for (let i9 = 0; i9 < len7; i9++) {
-                      let data108 = data107[i9];
+                      let data109 = data108[i9];
                       if (!(
-                        data108 === 'session_finished' ||
-                        data108 === 'session_paused' ||
-                        data108 === 'approval_requested' ||
-                        data108 === 'session_cancelled'
+                        data109 === 'session_finished' ||
+                        data109 === 'session_paused' ||
+                        data109 === 'approval_requested' ||
+                        data109 === 'session_cancelled'
                       )) {
-                        const err209 = {
+                        const err210 = {
                           instancePath: instancePath + '/notify/webhooks/' + i8 + '/events/' + i9,
                           schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/items/enum',
                           keyword: 'enum',
@@ -4285,20 +4320,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
-                          vErrors = [err209];
+                          vErrors = [err210];
                         } else {
-                          vErrors.push(err209);
+                          vErrors.push(err210);
                         }
                         errors++;
                       }
                     }
-                    let i10 = data107.length;
+                    let i10 = data108.length;
                     let j2;
                     if (i10 > 1) {
                       outer1: for (; i10--;) {
                         for (j2 = i10; j2--;) {
-                          if (func0(data107[i10], data107[j2])) {
-                            const err210 = {
+                          if (func0(data108[i10], data108[j2])) {
+                            const err211 = {
                               instancePath: instancePath + '/notify/webhooks/' + i8 + '/events',
                               schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/uniqueItems',
                               keyword: 'uniqueItems',
@@ -4307,9 +4342,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i10 + ' are identical)',
                             };
                             if (vErrors === null) {
-                              vErrors = [err210];
+                              vErrors = [err211];
                             } else {
-                              vErrors.push(err210);
+                              vErrors.push(err211);
                             }
                             errors++;
                             break outer1;
@@ -4318,7 +4353,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    const err211 = {
+                    const err212 = {
                       instancePath: instancePath + '/notify/webhooks/' + i8 + '/events',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/type',
                       keyword: 'type',
@@ -4326,18 +4361,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err211];
+                      vErrors = [err212];
                     } else {
-                      vErrors.push(err211);
+                      vErrors.push(err212);
                     }
                     errors++;
                   }
                 }
-                if (data105.secret_env !== undefined) {
-                  let data109 = data105.secret_env;
-                  if (typeof data109 === 'string') {
-                    if (!pattern9.test(data109)) {
-                      const err212 = {
+                if (data106.secret_env !== undefined) {
+                  let data110 = data106.secret_env;
+                  if (typeof data110 === 'string') {
+                    if (!pattern9.test(data110)) {
+                      const err213 = {
                         instancePath: instancePath + '/notify/webhooks/' + i8 + '/secret_env',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/pattern',
                         keyword: 'pattern',
@@ -4345,14 +4380,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err212];
+                        vErrors = [err213];
                       } else {
-                        vErrors.push(err212);
+                        vErrors.push(err213);
                       }
                       errors++;
                     }
                   } else {
-                    const err213 = {
+                    const err214 = {
                       instancePath: instancePath + '/notify/webhooks/' + i8 + '/secret_env',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/type',
                       keyword: 'type',
@@ -4360,15 +4395,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err213];
+                      vErrors = [err214];
                     } else {
-                      vErrors.push(err213);
+                      vErrors.push(err214);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err214 = {
+                const err215 = {
                   instancePath: instancePath + '/notify/webhooks/' + i8,
                   schemaPath: '#/properties/notify/properties/webhooks/items/type',
                   keyword: 'type',
@@ -4376,37 +4411,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err214];
+                  vErrors = [err215];
                 } else {
-                  vErrors.push(err214);
+                  vErrors.push(err215);
                 }
                 errors++;
               }
             }
           } else {
-            const err215 = {
+            const err216 = {
               instancePath: instancePath + '/notify/webhooks',
               schemaPath: '#/properties/notify/properties/webhooks/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err215];
-            } else {
-              vErrors.push(err215);
-            }
-            errors++;
-          }
-        }
-        if (data103.allow_private_targets !== undefined) {
-          if (typeof data103.allow_private_targets !== 'boolean') {
-            const err216 = {
-              instancePath: instancePath + '/notify/allow_private_targets',
-              schemaPath: '#/properties/notify/properties/allow_private_targets/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
             };
             if (vErrors === null) {
               vErrors = [err216];
@@ -4416,8 +4434,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data104.allow_private_targets !== undefined) {
+          if (typeof data104.allow_private_targets !== 'boolean') {
+            const err217 = {
+              instancePath: instancePath + '/notify/allow_private_targets',
+              schemaPath: '#/properties/notify/properties/allow_private_targets/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err217];
+            } else {
+              vErrors.push(err217);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err217 = {
+        const err218 = {
           instancePath: instancePath + '/notify',
           schemaPath: '#/properties/notify/type',
           keyword: 'type',
@@ -4425,17 +4460,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err217];
+          vErrors = [err218];
         } else {
-          vErrors.push(err217);
+          vErrors.push(err218);
         }
         errors++;
       }
     }
     if (data.tools !== undefined) {
-      let data111 = data.tools;
-      if (data111 && typeof data111 == 'object' && !Array.isArray(data111)) {
-        for (const key28 in data111) {
+      let data112 = data.tools;
+      if (data112 && typeof data112 == 'object' && !Array.isArray(data112)) {
+        for (const key28 in data112) {
           if (!(
             key28 === 'workspace' ||
             key28 === 'max_result_bytes' ||
@@ -4443,7 +4478,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key28 === 'http_get' ||
             key28 === 'commands'
           )) {
-            const err218 = {
+            const err219 = {
               instancePath: instancePath + '/tools',
               schemaPath: '#/properties/tools/additionalProperties',
               keyword: 'additionalProperties',
@@ -4451,18 +4486,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err218];
+              vErrors = [err219];
             } else {
-              vErrors.push(err218);
+              vErrors.push(err219);
             }
             errors++;
           }
         }
-        if (data111.workspace !== undefined) {
-          let data112 = data111.workspace;
-          if (typeof data112 === 'string') {
-            if (func3(data112) < 1) {
-              const err219 = {
+        if (data112.workspace !== undefined) {
+          let data113 = data112.workspace;
+          if (typeof data113 === 'string') {
+            if (func3(data113) < 1) {
+              const err220 = {
                 instancePath: instancePath + '/tools/workspace',
                 schemaPath: '#/properties/tools/properties/workspace/minLength',
                 keyword: 'minLength',
@@ -4470,37 +4505,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
-                vErrors = [err219];
+                vErrors = [err220];
               } else {
-                vErrors.push(err219);
+                vErrors.push(err220);
               }
               errors++;
             }
           } else {
-            const err220 = {
+            const err221 = {
               instancePath: instancePath + '/tools/workspace',
               schemaPath: '#/properties/tools/properties/workspace/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err220];
-            } else {
-              vErrors.push(err220);
-            }
-            errors++;
-          }
-        }
-        if (data111.max_result_bytes !== undefined) {
-          let data113 = data111.max_result_bytes;
-          if (!(typeof data113 == 'number' && !(data113 % 1) && !isNaN(data113))) {
-            const err221 = {
-              instancePath: instancePath + '/tools/max_result_bytes',
-              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err221];
@@ -4509,9 +4526,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data113 == 'number') {
-            if (data113 < 1 || isNaN(data113)) {
-              const err222 = {
+        }
+        if (data112.max_result_bytes !== undefined) {
+          let data114 = data112.max_result_bytes;
+          if (!(typeof data114 == 'number' && !(data114 % 1) && !isNaN(data114))) {
+            const err222 = {
+              instancePath: instancePath + '/tools/max_result_bytes',
+              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err222];
+            } else {
+              vErrors.push(err222);
+            }
+            errors++;
+          }
+          if (typeof data114 == 'number') {
+            if (data114 < 1 || isNaN(data114)) {
+              const err223 = {
                 instancePath: instancePath + '/tools/max_result_bytes',
                 schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
                 keyword: 'minimum',
@@ -4519,18 +4554,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err222];
+                vErrors = [err223];
               } else {
-                vErrors.push(err222);
+                vErrors.push(err223);
               }
               errors++;
             }
           }
         }
-        if (data111.max_file_bytes !== undefined) {
-          let data114 = data111.max_file_bytes;
-          if (!(typeof data114 == 'number' && !(data114 % 1) && !isNaN(data114))) {
-            const err223 = {
+        if (data112.max_file_bytes !== undefined) {
+          let data115 = data112.max_file_bytes;
+          if (!(typeof data115 == 'number' && !(data115 % 1) && !isNaN(data115))) {
+            const err224 = {
               instancePath: instancePath + '/tools/max_file_bytes',
               schemaPath: '#/properties/tools/properties/max_file_bytes/type',
               keyword: 'type',
@@ -4538,15 +4573,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err223];
+              vErrors = [err224];
             } else {
-              vErrors.push(err223);
+              vErrors.push(err224);
             }
             errors++;
           }
-          if (typeof data114 == 'number') {
-            if (data114 < 1 || isNaN(data114)) {
-              const err224 = {
+          if (typeof data115 == 'number') {
+            if (data115 < 1 || isNaN(data115)) {
+              const err225 = {
                 instancePath: instancePath + '/tools/max_file_bytes',
                 schemaPath: '#/properties/tools/properties/max_file_bytes/minimum',
                 keyword: 'minimum',
@@ -4554,25 +4589,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err224];
+                vErrors = [err225];
               } else {
-                vErrors.push(err224);
+                vErrors.push(err225);
               }
               errors++;
             }
           }
         }
-        if (data111.http_get !== undefined) {
-          let data115 = data111.http_get;
-          if (data115 && typeof data115 == 'object' && !Array.isArray(data115)) {
-            for (const key29 in data115) {
+        if (data112.http_get !== undefined) {
+          let data116 = data112.http_get;
+          if (data116 && typeof data116 == 'object' && !Array.isArray(data116)) {
+            for (const key29 in data116) {
               if (!(
                 key29 === 'allow_hosts' ||
                 key29 === 'max_bytes' ||
                 key29 === 'timeout_ms' ||
                 key29 === 'max_redirects'
               )) {
-                const err225 = {
+                const err226 = {
                   instancePath: instancePath + '/tools/http_get',
                   schemaPath: '#/properties/tools/properties/http_get/additionalProperties',
                   keyword: 'additionalProperties',
@@ -4580,22 +4615,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err225];
+                  vErrors = [err226];
                 } else {
-                  vErrors.push(err225);
+                  vErrors.push(err226);
                 }
                 errors++;
               }
             }
-            if (data115.allow_hosts !== undefined) {
-              let data116 = data115.allow_hosts;
-              if (Array.isArray(data116)) {
-                const len8 = data116.length;
+            if (data116.allow_hosts !== undefined) {
+              let data117 = data116.allow_hosts;
+              if (Array.isArray(data117)) {
+                const len8 = data117.length;
                 for (let i11 = 0; i11 < len8; i11++) {
-                  let data117 = data116[i11];
-                  if (typeof data117 === 'string') {
-                    if (func3(data117) < 1) {
-                      const err226 = {
+                  let data118 = data117[i11];
+                  if (typeof data118 === 'string') {
+                    if (func3(data118) < 1) {
+                      const err227 = {
                         instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
                         schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/minLength',
                         keyword: 'minLength',
@@ -4603,14 +4638,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err226];
+                        vErrors = [err227];
                       } else {
-                        vErrors.push(err226);
+                        vErrors.push(err227);
                       }
                       errors++;
                     }
                   } else {
-                    const err227 = {
+                    const err228 = {
                       instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
                       schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/type',
                       keyword: 'type',
@@ -4618,38 +4653,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err227];
+                      vErrors = [err228];
                     } else {
-                      vErrors.push(err227);
+                      vErrors.push(err228);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err228 = {
+                const err229 = {
                   instancePath: instancePath + '/tools/http_get/allow_hosts',
                   schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/type',
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err228];
-                } else {
-                  vErrors.push(err228);
-                }
-                errors++;
-              }
-            }
-            if (data115.max_bytes !== undefined) {
-              let data118 = data115.max_bytes;
-              if (!(typeof data118 == 'number' && !(data118 % 1) && !isNaN(data118))) {
-                const err229 = {
-                  instancePath: instancePath + '/tools/http_get/max_bytes',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err229];
@@ -4658,9 +4675,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data118 == 'number') {
-                if (data118 < 1 || isNaN(data118)) {
-                  const err230 = {
+            }
+            if (data116.max_bytes !== undefined) {
+              let data119 = data116.max_bytes;
+              if (!(typeof data119 == 'number' && !(data119 % 1) && !isNaN(data119))) {
+                const err230 = {
+                  instancePath: instancePath + '/tools/http_get/max_bytes',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err230];
+                } else {
+                  vErrors.push(err230);
+                }
+                errors++;
+              }
+              if (typeof data119 == 'number') {
+                if (data119 < 1 || isNaN(data119)) {
+                  const err231 = {
                     instancePath: instancePath + '/tools/http_get/max_bytes',
                     schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
                     keyword: 'minimum',
@@ -4668,18 +4703,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err230];
+                    vErrors = [err231];
                   } else {
-                    vErrors.push(err230);
+                    vErrors.push(err231);
                   }
                   errors++;
                 }
               }
             }
-            if (data115.timeout_ms !== undefined) {
-              let data119 = data115.timeout_ms;
-              if (!(typeof data119 == 'number' && !(data119 % 1) && !isNaN(data119))) {
-                const err231 = {
+            if (data116.timeout_ms !== undefined) {
+              let data120 = data116.timeout_ms;
+              if (!(typeof data120 == 'number' && !(data120 % 1) && !isNaN(data120))) {
+                const err232 = {
                   instancePath: instancePath + '/tools/http_get/timeout_ms',
                   schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
                   keyword: 'type',
@@ -4687,15 +4722,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err231];
+                  vErrors = [err232];
                 } else {
-                  vErrors.push(err231);
+                  vErrors.push(err232);
                 }
                 errors++;
               }
-              if (typeof data119 == 'number') {
-                if (data119 < 1 || isNaN(data119)) {
-                  const err232 = {
+              if (typeof data120 == 'number') {
+                if (data120 < 1 || isNaN(data120)) {
+                  const err233 = {
                     instancePath: instancePath + '/tools/http_get/timeout_ms',
                     schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/minimum',
                     keyword: 'minimum',
@@ -4703,18 +4738,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err232];
+                    vErrors = [err233];
                   } else {
-                    vErrors.push(err232);
+                    vErrors.push(err233);
                   }
                   errors++;
                 }
               }
             }
-            if (data115.max_redirects !== undefined) {
-              let data120 = data115.max_redirects;
-              if (!(typeof data120 == 'number' && !(data120 % 1) && !isNaN(data120))) {
-                const err233 = {
+            if (data116.max_redirects !== undefined) {
+              let data121 = data116.max_redirects;
+              if (!(typeof data121 == 'number' && !(data121 % 1) && !isNaN(data121))) {
+                const err234 = {
                   instancePath: instancePath + '/tools/http_get/max_redirects',
                   schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/type',
                   keyword: 'type',
@@ -4722,15 +4757,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err233];
+                  vErrors = [err234];
                 } else {
-                  vErrors.push(err233);
+                  vErrors.push(err234);
                 }
                 errors++;
               }
-              if (typeof data120 == 'number') {
-                if (data120 < 0 || isNaN(data120)) {
-                  const err234 = {
+              if (typeof data121 == 'number') {
+                if (data121 < 0 || isNaN(data121)) {
+                  const err235 = {
                     instancePath: instancePath + '/tools/http_get/max_redirects',
                     schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
                     keyword: 'minimum',
@@ -4738,16 +4773,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err234];
+                    vErrors = [err235];
                   } else {
-                    vErrors.push(err234);
+                    vErrors.push(err235);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err235 = {
+            const err236 = {
               instancePath: instancePath + '/tools/http_get',
               schemaPath: '#/properties/tools/properties/http_get/type',
               keyword: 'type',
@@ -4755,17 +4790,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err235];
+              vErrors = [err236];
             } else {
-              vErrors.push(err235);
+              vErrors.push(err236);
             }
             errors++;
           }
         }
-        if (data111.commands !== undefined) {
-          let data121 = data111.commands;
-          if (data121 && typeof data121 == 'object' && !Array.isArray(data121)) {
-            for (const key30 in data121) {
+        if (data112.commands !== undefined) {
+          let data122 = data112.commands;
+          if (data122 && typeof data122 == 'object' && !Array.isArray(data122)) {
+            for (const key30 in data122) {
               if (!(
                 key30 === 'allow' ||
                 key30 === 'auto_approve' ||
@@ -4774,7 +4809,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 key30 === 'network' ||
                 key30 === 'sandbox'
               )) {
-                const err236 = {
+                const err237 = {
                   instancePath: instancePath + '/tools/commands',
                   schemaPath: '#/properties/tools/properties/commands/additionalProperties',
                   keyword: 'additionalProperties',
@@ -4782,22 +4817,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err236];
+                  vErrors = [err237];
                 } else {
-                  vErrors.push(err236);
+                  vErrors.push(err237);
                 }
                 errors++;
               }
             }
-            if (data121.allow !== undefined) {
-              let data122 = data121.allow;
-              if (Array.isArray(data122)) {
-                const len9 = data122.length;
+            if (data122.allow !== undefined) {
+              let data123 = data122.allow;
+              if (Array.isArray(data123)) {
+                const len9 = data123.length;
                 for (let i12 = 0; i12 < len9; i12++) {
-                  let data123 = data122[i12];
-                  if (typeof data123 === 'string') {
-                    if (func3(data123) < 1) {
-                      const err237 = {
+                  let data124 = data123[i12];
+                  if (typeof data124 === 'string') {
+                    if (func3(data124) < 1) {
+                      const err238 = {
                         instancePath: instancePath + '/tools/commands/allow/' + i12,
                         schemaPath: '#/properties/tools/properties/commands/properties/allow/items/minLength',
                         keyword: 'minLength',
@@ -4805,14 +4840,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err237];
+                        vErrors = [err238];
                       } else {
-                        vErrors.push(err237);
+                        vErrors.push(err238);
                       }
                       errors++;
                     }
                   } else {
-                    const err238 = {
+                    const err239 = {
                       instancePath: instancePath + '/tools/commands/allow/' + i12,
                       schemaPath: '#/properties/tools/properties/commands/properties/allow/items/type',
                       keyword: 'type',
@@ -4820,25 +4855,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err238];
+                      vErrors = [err239];
                     } else {
-                      vErrors.push(err238);
+                      vErrors.push(err239);
                     }
                     errors++;
                   }
                 }
-                let i13 = data122.length;
+                let i13 = data123.length;
                 let j3;
                 if (i13 > 1) {
                   const indices1 = {};
                   for (; i13--;) {
-                    let item1 = data122[i13];
+                    let item1 = data123[i13];
                     if (typeof item1 !== 'string') {
                       continue;
                     }
                     if (typeof indices1[item1] == 'number') {
                       j3 = indices1[item1];
-                      const err239 = {
+                      const err240 = {
                         instancePath: instancePath + '/tools/commands/allow',
                         schemaPath: '#/properties/tools/properties/commands/properties/allow/uniqueItems',
                         keyword: 'uniqueItems',
@@ -4846,9 +4881,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err239];
+                        vErrors = [err240];
                       } else {
-                        vErrors.push(err239);
+                        vErrors.push(err240);
                       }
                       errors++;
                       break;
@@ -4857,7 +4892,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err240 = {
+                const err241 = {
                   instancePath: instancePath + '/tools/commands/allow',
                   schemaPath: '#/properties/tools/properties/commands/properties/allow/type',
                   keyword: 'type',
@@ -4865,22 +4900,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err240];
+                  vErrors = [err241];
                 } else {
-                  vErrors.push(err240);
+                  vErrors.push(err241);
                 }
                 errors++;
               }
             }
-            if (data121.auto_approve !== undefined) {
-              let data124 = data121.auto_approve;
-              if (Array.isArray(data124)) {
-                const len10 = data124.length;
+            if (data122.auto_approve !== undefined) {
+              let data125 = data122.auto_approve;
+              if (Array.isArray(data125)) {
+                const len10 = data125.length;
                 for (let i14 = 0; i14 < len10; i14++) {
-                  let data125 = data124[i14];
-                  if (typeof data125 === 'string') {
-                    if (func3(data125) < 1) {
-                      const err241 = {
+                  let data126 = data125[i14];
+                  if (typeof data126 === 'string') {
+                    if (func3(data126) < 1) {
+                      const err242 = {
                         instancePath: instancePath + '/tools/commands/auto_approve/' + i14,
                         schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/minLength',
                         keyword: 'minLength',
@@ -4888,14 +4923,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err241];
+                        vErrors = [err242];
                       } else {
-                        vErrors.push(err241);
+                        vErrors.push(err242);
                       }
                       errors++;
                     }
                   } else {
-                    const err242 = {
+                    const err243 = {
                       instancePath: instancePath + '/tools/commands/auto_approve/' + i14,
                       schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/type',
                       keyword: 'type',
@@ -4903,25 +4938,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err242];
+                      vErrors = [err243];
                     } else {
-                      vErrors.push(err242);
+                      vErrors.push(err243);
                     }
                     errors++;
                   }
                 }
-                let i15 = data124.length;
+                let i15 = data125.length;
                 let j4;
                 if (i15 > 1) {
                   const indices2 = {};
                   for (; i15--;) {
-                    let item2 = data124[i15];
+                    let item2 = data125[i15];
                     if (typeof item2 !== 'string') {
                       continue;
                     }
                     if (typeof indices2[item2] == 'number') {
                       j4 = indices2[item2];
-                      const err243 = {
+                      const err244 = {
                         instancePath: instancePath + '/tools/commands/auto_approve',
                         schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/uniqueItems',
                         keyword: 'uniqueItems',
@@ -4929,9 +4964,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i15 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err243];
+                        vErrors = [err244];
                       } else {
-                        vErrors.push(err243);
+                        vErrors.push(err244);
                       }
                       errors++;
                       break;
@@ -4940,30 +4975,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err244 = {
+                const err245 = {
                   instancePath: instancePath + '/tools/commands/auto_approve',
                   schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/type',
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err244];
-                } else {
-                  vErrors.push(err244);
-                }
-                errors++;
-              }
-            }
-            if (data121.timeout_ms !== undefined) {
-              let data126 = data121.timeout_ms;
-              if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
-                const err245 = {
-                  instancePath: instancePath + '/tools/commands/timeout_ms',
-                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err245];
@@ -4972,9 +4989,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data126 == 'number') {
-                if (data126 < 1 || isNaN(data126)) {
-                  const err246 = {
+            }
+            if (data122.timeout_ms !== undefined) {
+              let data127 = data122.timeout_ms;
+              if (!(typeof data127 == 'number' && !(data127 % 1) && !isNaN(data127))) {
+                const err246 = {
+                  instancePath: instancePath + '/tools/commands/timeout_ms',
+                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err246];
+                } else {
+                  vErrors.push(err246);
+                }
+                errors++;
+              }
+              if (typeof data127 == 'number') {
+                if (data127 < 1 || isNaN(data127)) {
+                  const err247 = {
                     instancePath: instancePath + '/tools/commands/timeout_ms',
                     schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
                     keyword: 'minimum',
@@ -4982,18 +5017,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err246];
+                    vErrors = [err247];
                   } else {
-                    vErrors.push(err246);
+                    vErrors.push(err247);
                   }
                   errors++;
                 }
               }
             }
-            if (data121.max_output_bytes !== undefined) {
-              let data127 = data121.max_output_bytes;
-              if (!(typeof data127 == 'number' && !(data127 % 1) && !isNaN(data127))) {
-                const err247 = {
+            if (data122.max_output_bytes !== undefined) {
+              let data128 = data122.max_output_bytes;
+              if (!(typeof data128 == 'number' && !(data128 % 1) && !isNaN(data128))) {
+                const err248 = {
                   instancePath: instancePath + '/tools/commands/max_output_bytes',
                   schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
                   keyword: 'type',
@@ -5001,15 +5036,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err247];
+                  vErrors = [err248];
                 } else {
-                  vErrors.push(err247);
+                  vErrors.push(err248);
                 }
                 errors++;
               }
-              if (typeof data127 == 'number') {
-                if (data127 < 1 || isNaN(data127)) {
-                  const err248 = {
+              if (typeof data128 == 'number') {
+                if (data128 < 1 || isNaN(data128)) {
+                  const err249 = {
                     instancePath: instancePath + '/tools/commands/max_output_bytes',
                     schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
                     keyword: 'minimum',
@@ -5017,40 +5052,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err248];
+                    vErrors = [err249];
                   } else {
-                    vErrors.push(err248);
+                    vErrors.push(err249);
                   }
                   errors++;
                 }
               }
             }
-            if (data121.network !== undefined) {
-              if (typeof data121.network !== 'boolean') {
-                const err249 = {
+            if (data122.network !== undefined) {
+              if (typeof data122.network !== 'boolean') {
+                const err250 = {
                   instancePath: instancePath + '/tools/commands/network',
                   schemaPath: '#/properties/tools/properties/commands/properties/network/type',
                   keyword: 'type',
                   params: { type: 'boolean' },
                   message: 'must be boolean',
-                };
-                if (vErrors === null) {
-                  vErrors = [err249];
-                } else {
-                  vErrors.push(err249);
-                }
-                errors++;
-              }
-            }
-            if (data121.sandbox !== undefined) {
-              let data129 = data121.sandbox;
-              if (!(data129 === 'bwrap' || data129 === 'none')) {
-                const err250 = {
-                  instancePath: instancePath + '/tools/commands/sandbox',
-                  schemaPath: '#/properties/tools/properties/commands/properties/sandbox/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.tools.properties.commands.properties.sandbox.enum },
-                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err250];
@@ -5060,8 +5077,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data122.sandbox !== undefined) {
+              let data130 = data122.sandbox;
+              if (!(data130 === 'bwrap' || data130 === 'none')) {
+                const err251 = {
+                  instancePath: instancePath + '/tools/commands/sandbox',
+                  schemaPath: '#/properties/tools/properties/commands/properties/sandbox/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.tools.properties.commands.properties.sandbox.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err251];
+                } else {
+                  vErrors.push(err251);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err251 = {
+            const err252 = {
               instancePath: instancePath + '/tools/commands',
               schemaPath: '#/properties/tools/properties/commands/type',
               keyword: 'type',
@@ -5069,15 +5104,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err251];
+              vErrors = [err252];
             } else {
-              vErrors.push(err251);
+              vErrors.push(err252);
             }
             errors++;
           }
         }
       } else {
-        const err252 = {
+        const err253 = {
           instancePath: instancePath + '/tools',
           schemaPath: '#/properties/tools/type',
           keyword: 'type',
@@ -5085,42 +5120,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err252];
+          vErrors = [err253];
         } else {
-          vErrors.push(err252);
+          vErrors.push(err253);
         }
         errors++;
       }
     }
     if (data.store !== undefined) {
-      let data130 = data.store;
-      if (data130 && typeof data130 == 'object' && !Array.isArray(data130)) {
-        for (const key31 in data130) {
+      let data131 = data.store;
+      if (data131 && typeof data131 == 'object' && !Array.isArray(data131)) {
+        for (const key31 in data131) {
           if (!(key31 === 'kind' || key31 === 'url' || key31 === 'schema')) {
-            const err253 = {
+            const err254 = {
               instancePath: instancePath + '/store',
               schemaPath: '#/properties/store/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key31 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err253];
-            } else {
-              vErrors.push(err253);
-            }
-            errors++;
-          }
-        }
-        if (data130.kind !== undefined) {
-          let data131 = data130.kind;
-          if (!(data131 === 'files' || data131 === 'postgres')) {
-            const err254 = {
-              instancePath: instancePath + '/store/kind',
-              schemaPath: '#/properties/store/properties/kind/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.store.properties.kind.enum },
-              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err254];
@@ -5130,15 +5147,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data130.url !== undefined) {
-          let data132 = data130.url;
-          if (typeof data132 !== 'string' && data132 !== null) {
+        if (data131.kind !== undefined) {
+          let data132 = data131.kind;
+          if (!(data132 === 'files' || data132 === 'postgres')) {
             const err255 = {
-              instancePath: instancePath + '/store/url',
-              schemaPath: '#/properties/store/properties/url/type',
-              keyword: 'type',
-              params: { type: schema11.properties.store.properties.url.type },
-              message: 'must be string,null',
+              instancePath: instancePath + '/store/kind',
+              schemaPath: '#/properties/store/properties/kind/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.store.properties.kind.enum },
+              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err255];
@@ -5147,34 +5164,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data132 === 'string') {
-            if (func3(data132) < 1) {
-              const err256 = {
+        }
+        if (data131.url !== undefined) {
+          let data133 = data131.url;
+          if (typeof data133 !== 'string' && data133 !== null) {
+            const err256 = {
+              instancePath: instancePath + '/store/url',
+              schemaPath: '#/properties/store/properties/url/type',
+              keyword: 'type',
+              params: { type: schema11.properties.store.properties.url.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err256];
+            } else {
+              vErrors.push(err256);
+            }
+            errors++;
+          }
+          if (typeof data133 === 'string') {
+            if (func3(data133) < 1) {
+              const err257 = {
                 instancePath: instancePath + '/store/url',
                 schemaPath: '#/properties/store/properties/url/minLength',
                 keyword: 'minLength',
                 params: { limit: 1 },
                 message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err256];
-              } else {
-                vErrors.push(err256);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data130.schema !== undefined) {
-          let data133 = data130.schema;
-          if (typeof data133 === 'string') {
-            if (!pattern10.test(data133)) {
-              const err257 = {
-                instancePath: instancePath + '/store/schema',
-                schemaPath: '#/properties/store/properties/schema/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
-                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err257];
@@ -5183,8 +5198,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+          }
+        }
+        if (data131.schema !== undefined) {
+          let data134 = data131.schema;
+          if (typeof data134 === 'string') {
+            if (!pattern10.test(data134)) {
+              const err258 = {
+                instancePath: instancePath + '/store/schema',
+                schemaPath: '#/properties/store/properties/schema/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err258];
+              } else {
+                vErrors.push(err258);
+              }
+              errors++;
+            }
           } else {
-            const err258 = {
+            const err259 = {
               instancePath: instancePath + '/store/schema',
               schemaPath: '#/properties/store/properties/schema/type',
               keyword: 'type',
@@ -5192,15 +5227,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err258];
+              vErrors = [err259];
             } else {
-              vErrors.push(err258);
+              vErrors.push(err259);
             }
             errors++;
           }
         }
       } else {
-        const err259 = {
+        const err260 = {
           instancePath: instancePath + '/store',
           schemaPath: '#/properties/store/type',
           keyword: 'type',
@@ -5208,42 +5243,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err259];
+          vErrors = [err260];
         } else {
-          vErrors.push(err259);
+          vErrors.push(err260);
         }
         errors++;
       }
     }
     if (data.cluster !== undefined) {
-      let data134 = data.cluster;
-      if (data134 && typeof data134 == 'object' && !Array.isArray(data134)) {
-        for (const key32 in data134) {
+      let data135 = data.cluster;
+      if (data135 && typeof data135 == 'object' && !Array.isArray(data135)) {
+        for (const key32 in data135) {
           if (!(key32 === 'lease_ms' || key32 === 'pool_size' || key32 === 'connect_timeout_ms')) {
-            const err260 = {
+            const err261 = {
               instancePath: instancePath + '/cluster',
               schemaPath: '#/properties/cluster/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key32 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err260];
-            } else {
-              vErrors.push(err260);
-            }
-            errors++;
-          }
-        }
-        if (data134.lease_ms !== undefined) {
-          let data135 = data134.lease_ms;
-          if (!(typeof data135 == 'number' && !(data135 % 1) && !isNaN(data135))) {
-            const err261 = {
-              instancePath: instancePath + '/cluster/lease_ms',
-              schemaPath: '#/properties/cluster/properties/lease_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err261];
@@ -5252,9 +5269,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data135 == 'number') {
-            if (data135 < 1000 || isNaN(data135)) {
-              const err262 = {
+        }
+        if (data135.lease_ms !== undefined) {
+          let data136 = data135.lease_ms;
+          if (!(typeof data136 == 'number' && !(data136 % 1) && !isNaN(data136))) {
+            const err262 = {
+              instancePath: instancePath + '/cluster/lease_ms',
+              schemaPath: '#/properties/cluster/properties/lease_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err262];
+            } else {
+              vErrors.push(err262);
+            }
+            errors++;
+          }
+          if (typeof data136 == 'number') {
+            if (data136 < 1000 || isNaN(data136)) {
+              const err263 = {
                 instancePath: instancePath + '/cluster/lease_ms',
                 schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
                 keyword: 'minimum',
@@ -5262,18 +5297,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1000',
               };
               if (vErrors === null) {
-                vErrors = [err262];
+                vErrors = [err263];
               } else {
-                vErrors.push(err262);
+                vErrors.push(err263);
               }
               errors++;
             }
           }
         }
-        if (data134.pool_size !== undefined) {
-          let data136 = data134.pool_size;
-          if (!(typeof data136 == 'number' && !(data136 % 1) && !isNaN(data136))) {
-            const err263 = {
+        if (data135.pool_size !== undefined) {
+          let data137 = data135.pool_size;
+          if (!(typeof data137 == 'number' && !(data137 % 1) && !isNaN(data137))) {
+            const err264 = {
               instancePath: instancePath + '/cluster/pool_size',
               schemaPath: '#/properties/cluster/properties/pool_size/type',
               keyword: 'type',
@@ -5281,35 +5316,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err263];
+              vErrors = [err264];
             } else {
-              vErrors.push(err263);
+              vErrors.push(err264);
             }
             errors++;
           }
-          if (typeof data136 == 'number') {
-            if (data136 > 100 || isNaN(data136)) {
-              const err264 = {
+          if (typeof data137 == 'number') {
+            if (data137 > 100 || isNaN(data137)) {
+              const err265 = {
                 instancePath: instancePath + '/cluster/pool_size',
                 schemaPath: '#/properties/cluster/properties/pool_size/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 100 },
                 message: 'must be <= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err264];
-              } else {
-                vErrors.push(err264);
-              }
-              errors++;
-            }
-            if (data136 < 2 || isNaN(data136)) {
-              const err265 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 2 },
-                message: 'must be >= 2',
               };
               if (vErrors === null) {
                 vErrors = [err265];
@@ -5318,12 +5338,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data137 < 2 || isNaN(data137)) {
+              const err266 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 2 },
+                message: 'must be >= 2',
+              };
+              if (vErrors === null) {
+                vErrors = [err266];
+              } else {
+                vErrors.push(err266);
+              }
+              errors++;
+            }
           }
         }
-        if (data134.connect_timeout_ms !== undefined) {
-          let data137 = data134.connect_timeout_ms;
-          if (!(typeof data137 == 'number' && !(data137 % 1) && !isNaN(data137))) {
-            const err266 = {
+        if (data135.connect_timeout_ms !== undefined) {
+          let data138 = data135.connect_timeout_ms;
+          if (!(typeof data138 == 'number' && !(data138 % 1) && !isNaN(data138))) {
+            const err267 = {
               instancePath: instancePath + '/cluster/connect_timeout_ms',
               schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
               keyword: 'type',
@@ -5331,35 +5366,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err266];
+              vErrors = [err267];
             } else {
-              vErrors.push(err266);
+              vErrors.push(err267);
             }
             errors++;
           }
-          if (typeof data137 == 'number') {
-            if (data137 > 25000 || isNaN(data137)) {
-              const err267 = {
+          if (typeof data138 == 'number') {
+            if (data138 > 25000 || isNaN(data138)) {
+              const err268 = {
                 instancePath: instancePath + '/cluster/connect_timeout_ms',
                 schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 25000 },
                 message: 'must be <= 25000',
-              };
-              if (vErrors === null) {
-                vErrors = [err267];
-              } else {
-                vErrors.push(err267);
-              }
-              errors++;
-            }
-            if (data137 < 100 || isNaN(data137)) {
-              const err268 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 100 },
-                message: 'must be >= 100',
               };
               if (vErrors === null) {
                 vErrors = [err268];
@@ -5368,10 +5388,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data138 < 100 || isNaN(data138)) {
+              const err269 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 100 },
+                message: 'must be >= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err269];
+              } else {
+                vErrors.push(err269);
+              }
+              errors++;
+            }
           }
         }
       } else {
-        const err269 = {
+        const err270 = {
           instancePath: instancePath + '/cluster',
           schemaPath: '#/properties/cluster/type',
           keyword: 'type',
@@ -5379,19 +5414,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err269];
+          vErrors = [err270];
         } else {
-          vErrors.push(err269);
+          vErrors.push(err270);
         }
         errors++;
       }
     }
     if (data.mcp !== undefined) {
-      let data138 = data.mcp;
-      if (data138 && typeof data138 == 'object' && !Array.isArray(data138)) {
-        for (const key33 in data138) {
+      let data139 = data.mcp;
+      if (data139 && typeof data139 == 'object' && !Array.isArray(data139)) {
+        for (const key33 in data139) {
           if (!(key33 === 'servers' || key33 === 'timeout_ms')) {
-            const err270 = {
+            const err271 = {
               instancePath: instancePath + '/mcp',
               schemaPath: '#/properties/mcp/additionalProperties',
               keyword: 'additionalProperties',
@@ -5399,21 +5434,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err270];
+              vErrors = [err271];
             } else {
-              vErrors.push(err270);
+              vErrors.push(err271);
             }
             errors++;
           }
         }
-        if (data138.servers !== undefined) {
-          let data139 = data138.servers;
-          if (data139 && typeof data139 == 'object' && !Array.isArray(data139)) {
-            for (const key34 in data139) {
-              const _errs310 = errors;
+        if (data139.servers !== undefined) {
+          let data140 = data139.servers;
+          if (data140 && typeof data140 == 'object' && !Array.isArray(data140)) {
+            for (const key34 in data140) {
+              const _errs311 = errors;
               if (typeof key34 === 'string') {
                 if (!pattern11.test(key34)) {
-                  const err271 = {
+                  const err272 = {
                     instancePath: instancePath + '/mcp/servers',
                     schemaPath: '#/properties/mcp/properties/servers/propertyNames/pattern',
                     keyword: 'pattern',
@@ -5422,16 +5457,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     propertyName: key34,
                   };
                   if (vErrors === null) {
-                    vErrors = [err271];
+                    vErrors = [err272];
                   } else {
-                    vErrors.push(err271);
+                    vErrors.push(err272);
                   }
                   errors++;
                 }
               }
-              var valid62 = _errs310 === errors;
+              var valid62 = _errs311 === errors;
               if (!valid62) {
-                const err272 = {
+                const err273 = {
                   instancePath: instancePath + '/mcp/servers',
                   schemaPath: '#/properties/mcp/properties/servers/propertyNames',
                   keyword: 'propertyNames',
@@ -5439,17 +5474,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err272];
+                  vErrors = [err273];
                 } else {
-                  vErrors.push(err272);
+                  vErrors.push(err273);
                 }
                 errors++;
               }
             }
-            for (const key35 in data139) {
-              let data140 = data139[key35];
-              if (data140 && typeof data140 == 'object' && !Array.isArray(data140)) {
-                for (const key36 in data140) {
+            for (const key35 in data140) {
+              let data141 = data140[key35];
+              if (data141 && typeof data141 == 'object' && !Array.isArray(data141)) {
+                for (const key36 in data141) {
                   if (!(
                     key36 === 'command' ||
                     key36 === 'args' ||
@@ -5460,7 +5495,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     key36 === 'forward_authorization' ||
                     key36 === 'timeout_ms'
                   )) {
-                    const err273 = {
+                    const err274 = {
                       instancePath: instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5468,18 +5503,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err273];
+                      vErrors = [err274];
                     } else {
-                      vErrors.push(err273);
+                      vErrors.push(err274);
                     }
                     errors++;
                   }
                 }
-                if (data140.command !== undefined) {
-                  let data141 = data140.command;
-                  if (typeof data141 === 'string') {
-                    if (func3(data141) < 1) {
-                      const err274 = {
+                if (data141.command !== undefined) {
+                  let data142 = data141.command;
+                  if (typeof data142 === 'string') {
+                    if (func3(data142) < 1) {
+                      const err275 = {
                         instancePath:
                           instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
                         schemaPath:
@@ -5489,14 +5524,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err274];
+                        vErrors = [err275];
                       } else {
-                        vErrors.push(err274);
+                        vErrors.push(err275);
                       }
                       errors++;
                     }
                   } else {
-                    const err275 = {
+                    const err276 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
@@ -5505,20 +5540,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err275];
+                      vErrors = [err276];
                     } else {
-                      vErrors.push(err275);
+                      vErrors.push(err276);
                     }
                     errors++;
                   }
                 }
-                if (data140.args !== undefined) {
-                  let data142 = data140.args;
-                  if (Array.isArray(data142)) {
-                    const len11 = data142.length;
+                if (data141.args !== undefined) {
+                  let data143 = data141.args;
+                  if (Array.isArray(data143)) {
+                    const len11 = data143.length;
                     for (let i16 = 0; i16 < len11; i16++) {
-                      if (typeof data142[i16] !== 'string') {
-                        const err276 = {
+                      if (typeof data143[i16] !== 'string') {
+                        const err277 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -5532,15 +5567,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err276];
+                          vErrors = [err277];
                         } else {
-                          vErrors.push(err276);
+                          vErrors.push(err277);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err277 = {
+                    const err278 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
@@ -5549,19 +5584,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err277];
+                      vErrors = [err278];
                     } else {
-                      vErrors.push(err277);
+                      vErrors.push(err278);
                     }
                     errors++;
                   }
                 }
-                if (data140.env !== undefined) {
-                  let data144 = data140.env;
-                  if (data144 && typeof data144 == 'object' && !Array.isArray(data144)) {
-                    for (const key37 in data144) {
-                      if (typeof data144[key37] !== 'string') {
-                        const err278 = {
+                if (data141.env !== undefined) {
+                  let data145 = data141.env;
+                  if (data145 && typeof data145 == 'object' && !Array.isArray(data145)) {
+                    for (const key37 in data145) {
+                      if (typeof data145[key37] !== 'string') {
+                        const err279 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -5575,15 +5610,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err278];
+                          vErrors = [err279];
                         } else {
-                          vErrors.push(err278);
+                          vErrors.push(err279);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err279 = {
+                    const err280 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
@@ -5592,18 +5627,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err279];
+                      vErrors = [err280];
                     } else {
-                      vErrors.push(err279);
+                      vErrors.push(err280);
                     }
                     errors++;
                   }
                 }
-                if (data140.cwd !== undefined) {
-                  let data146 = data140.cwd;
-                  if (typeof data146 === 'string') {
-                    if (func3(data146) < 1) {
-                      const err280 = {
+                if (data141.cwd !== undefined) {
+                  let data147 = data141.cwd;
+                  if (typeof data147 === 'string') {
+                    if (func3(data147) < 1) {
+                      const err281 = {
                         instancePath:
                           instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
                         schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
@@ -5612,14 +5647,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err280];
+                        vErrors = [err281];
                       } else {
-                        vErrors.push(err280);
+                        vErrors.push(err281);
                       }
                       errors++;
                     }
                   } else {
-                    const err281 = {
+                    const err282 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
@@ -5628,18 +5663,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err281];
+                      vErrors = [err282];
                     } else {
-                      vErrors.push(err281);
+                      vErrors.push(err282);
                     }
                     errors++;
                   }
                 }
-                if (data140.url !== undefined) {
-                  let data147 = data140.url;
-                  if (typeof data147 === 'string') {
-                    if (!pattern1.test(data147)) {
-                      const err282 = {
+                if (data141.url !== undefined) {
+                  let data148 = data141.url;
+                  if (typeof data148 === 'string') {
+                    if (!pattern1.test(data148)) {
+                      const err283 = {
                         instancePath:
                           instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
                         schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
@@ -5648,14 +5683,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err282];
+                        vErrors = [err283];
                       } else {
-                        vErrors.push(err282);
+                        vErrors.push(err283);
                       }
                       errors++;
                     }
                   } else {
-                    const err283 = {
+                    const err284 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
@@ -5664,21 +5699,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err283];
+                      vErrors = [err284];
                     } else {
-                      vErrors.push(err283);
+                      vErrors.push(err284);
                     }
                     errors++;
                   }
                 }
-                if (data140.headers_env !== undefined) {
-                  let data148 = data140.headers_env;
-                  if (data148 && typeof data148 == 'object' && !Array.isArray(data148)) {
-                    for (const key38 in data148) {
-                      let data149 = data148[key38];
-                      if (typeof data149 === 'string') {
-                        if (!pattern9.test(data149)) {
-                          const err284 = {
+                if (data141.headers_env !== undefined) {
+                  let data149 = data141.headers_env;
+                  if (data149 && typeof data149 == 'object' && !Array.isArray(data149)) {
+                    for (const key38 in data149) {
+                      let data150 = data149[key38];
+                      if (typeof data150 === 'string') {
+                        if (!pattern9.test(data150)) {
+                          const err285 = {
                             instancePath:
                               instancePath +
                               '/mcp/servers/' +
@@ -5692,14 +5727,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                           };
                           if (vErrors === null) {
-                            vErrors = [err284];
+                            vErrors = [err285];
                           } else {
-                            vErrors.push(err284);
+                            vErrors.push(err285);
                           }
                           errors++;
                         }
                       } else {
-                        const err285 = {
+                        const err286 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -5713,15 +5748,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err285];
+                          vErrors = [err286];
                         } else {
-                          vErrors.push(err285);
+                          vErrors.push(err286);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err286 = {
+                    const err287 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
@@ -5734,16 +5769,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err286];
+                      vErrors = [err287];
                     } else {
-                      vErrors.push(err286);
+                      vErrors.push(err287);
                     }
                     errors++;
                   }
                 }
-                if (data140.forward_authorization !== undefined) {
-                  if (typeof data140.forward_authorization !== 'boolean') {
-                    const err287 = {
+                if (data141.forward_authorization !== undefined) {
+                  if (typeof data141.forward_authorization !== 'boolean') {
+                    const err288 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
@@ -5756,17 +5791,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be boolean',
                     };
                     if (vErrors === null) {
-                      vErrors = [err287];
+                      vErrors = [err288];
                     } else {
-                      vErrors.push(err287);
+                      vErrors.push(err288);
                     }
                     errors++;
                   }
                 }
-                if (data140.timeout_ms !== undefined) {
-                  let data151 = data140.timeout_ms;
-                  if (!(typeof data151 == 'number' && !(data151 % 1) && !isNaN(data151))) {
-                    const err288 = {
+                if (data141.timeout_ms !== undefined) {
+                  let data152 = data141.timeout_ms;
+                  if (!(typeof data152 == 'number' && !(data152 % 1) && !isNaN(data152))) {
+                    const err289 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/type',
@@ -5775,15 +5810,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err288];
+                      vErrors = [err289];
                     } else {
-                      vErrors.push(err288);
+                      vErrors.push(err289);
                     }
                     errors++;
                   }
-                  if (typeof data151 == 'number') {
-                    if (data151 < 1 || isNaN(data151)) {
-                      const err289 = {
+                  if (typeof data152 == 'number') {
+                    if (data152 < 1 || isNaN(data152)) {
+                      const err290 = {
                         instancePath:
                           instancePath +
                           '/mcp/servers/' +
@@ -5796,16 +5831,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 1',
                       };
                       if (vErrors === null) {
-                        vErrors = [err289];
+                        vErrors = [err290];
                       } else {
-                        vErrors.push(err289);
+                        vErrors.push(err290);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err290 = {
+                const err291 = {
                   instancePath: instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/mcp/properties/servers/additionalProperties/type',
                   keyword: 'type',
@@ -5813,38 +5848,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err290];
+                  vErrors = [err291];
                 } else {
-                  vErrors.push(err290);
+                  vErrors.push(err291);
                 }
                 errors++;
               }
             }
           } else {
-            const err291 = {
+            const err292 = {
               instancePath: instancePath + '/mcp/servers',
               schemaPath: '#/properties/mcp/properties/servers/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err291];
-            } else {
-              vErrors.push(err291);
-            }
-            errors++;
-          }
-        }
-        if (data138.timeout_ms !== undefined) {
-          let data152 = data138.timeout_ms;
-          if (!(typeof data152 == 'number' && !(data152 % 1) && !isNaN(data152))) {
-            const err292 = {
-              instancePath: instancePath + '/mcp/timeout_ms',
-              schemaPath: '#/properties/mcp/properties/timeout_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err292];
@@ -5853,9 +5870,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data152 == 'number') {
-            if (data152 < 1 || isNaN(data152)) {
-              const err293 = {
+        }
+        if (data139.timeout_ms !== undefined) {
+          let data153 = data139.timeout_ms;
+          if (!(typeof data153 == 'number' && !(data153 % 1) && !isNaN(data153))) {
+            const err293 = {
+              instancePath: instancePath + '/mcp/timeout_ms',
+              schemaPath: '#/properties/mcp/properties/timeout_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err293];
+            } else {
+              vErrors.push(err293);
+            }
+            errors++;
+          }
+          if (typeof data153 == 'number') {
+            if (data153 < 1 || isNaN(data153)) {
+              const err294 = {
                 instancePath: instancePath + '/mcp/timeout_ms',
                 schemaPath: '#/properties/mcp/properties/timeout_ms/minimum',
                 keyword: 'minimum',
@@ -5863,16 +5898,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err293];
+                vErrors = [err294];
               } else {
-                vErrors.push(err293);
+                vErrors.push(err294);
               }
               errors++;
             }
           }
         }
       } else {
-        const err294 = {
+        const err295 = {
           instancePath: instancePath + '/mcp',
           schemaPath: '#/properties/mcp/type',
           keyword: 'type',
@@ -5880,41 +5915,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err294];
+          vErrors = [err295];
         } else {
-          vErrors.push(err294);
+          vErrors.push(err295);
         }
         errors++;
       }
     }
     if (data.prices !== undefined) {
-      let data153 = data.prices;
-      if (data153 && typeof data153 == 'object' && !Array.isArray(data153)) {
-        for (const key39 in data153) {
-          let data154 = data153[key39];
-          if (data154 && typeof data154 == 'object' && !Array.isArray(data154)) {
-            if (data154.input === undefined) {
-              const err295 = {
+      let data154 = data.prices;
+      if (data154 && typeof data154 == 'object' && !Array.isArray(data154)) {
+        for (const key39 in data154) {
+          let data155 = data154[key39];
+          if (data155 && typeof data155 == 'object' && !Array.isArray(data155)) {
+            if (data155.input === undefined) {
+              const err296 = {
                 instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/prices/additionalProperties/required',
                 keyword: 'required',
                 params: { missingProperty: 'input' },
                 message: "must have required property '" + 'input' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err295];
-              } else {
-                vErrors.push(err295);
-              }
-              errors++;
-            }
-            if (data154.output === undefined) {
-              const err296 = {
-                instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/prices/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'output' },
-                message: "must have required property '" + 'output' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err296];
@@ -5923,9 +5943,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            for (const key40 in data154) {
+            if (data155.output === undefined) {
+              const err297 = {
+                instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/prices/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'output' },
+                message: "must have required property '" + 'output' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err297];
+              } else {
+                vErrors.push(err297);
+              }
+              errors++;
+            }
+            for (const key40 in data155) {
               if (!(key40 === 'input' || key40 === 'output' || key40 === 'cached_input')) {
-                const err297 = {
+                const err298 = {
                   instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/prices/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
@@ -5933,18 +5968,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err297];
+                  vErrors = [err298];
                 } else {
-                  vErrors.push(err297);
+                  vErrors.push(err298);
                 }
                 errors++;
               }
             }
-            if (data154.input !== undefined) {
-              let data155 = data154.input;
-              if (typeof data155 == 'number') {
-                if (data155 < 0 || isNaN(data155)) {
-                  const err298 = {
+            if (data155.input !== undefined) {
+              let data156 = data155.input;
+              if (typeof data156 == 'number') {
+                if (data156 < 0 || isNaN(data156)) {
+                  const err299 = {
                     instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
                     schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
                     keyword: 'minimum',
@@ -5952,14 +5987,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err298];
+                    vErrors = [err299];
                   } else {
-                    vErrors.push(err298);
+                    vErrors.push(err299);
                   }
                   errors++;
                 }
               } else {
-                const err299 = {
+                const err300 = {
                   instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
                   schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
                   keyword: 'type',
@@ -5967,18 +6002,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err299];
+                  vErrors = [err300];
                 } else {
-                  vErrors.push(err299);
+                  vErrors.push(err300);
                 }
                 errors++;
               }
             }
-            if (data154.output !== undefined) {
-              let data156 = data154.output;
-              if (typeof data156 == 'number') {
-                if (data156 < 0 || isNaN(data156)) {
-                  const err300 = {
+            if (data155.output !== undefined) {
+              let data157 = data155.output;
+              if (typeof data157 == 'number') {
+                if (data157 < 0 || isNaN(data157)) {
+                  const err301 = {
                     instancePath:
                       instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
                     schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
@@ -5987,14 +6022,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err300];
+                    vErrors = [err301];
                   } else {
-                    vErrors.push(err300);
+                    vErrors.push(err301);
                   }
                   errors++;
                 }
               } else {
-                const err301 = {
+                const err302 = {
                   instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
                   schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
                   keyword: 'type',
@@ -6002,18 +6037,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err301];
+                  vErrors = [err302];
                 } else {
-                  vErrors.push(err301);
+                  vErrors.push(err302);
                 }
                 errors++;
               }
             }
-            if (data154.cached_input !== undefined) {
-              let data157 = data154.cached_input;
-              if (typeof data157 == 'number') {
-                if (data157 < 0 || isNaN(data157)) {
-                  const err302 = {
+            if (data155.cached_input !== undefined) {
+              let data158 = data155.cached_input;
+              if (typeof data158 == 'number') {
+                if (data158 < 0 || isNaN(data158)) {
+                  const err303 = {
                     instancePath:
                       instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
                     schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
@@ -6022,14 +6057,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err302];
+                    vErrors = [err303];
                   } else {
-                    vErrors.push(err302);
+                    vErrors.push(err303);
                   }
                   errors++;
                 }
               } else {
-                const err303 = {
+                const err304 = {
                   instancePath:
                     instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
                   schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
@@ -6038,15 +6073,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err303];
+                  vErrors = [err304];
                 } else {
-                  vErrors.push(err303);
+                  vErrors.push(err304);
                 }
                 errors++;
               }
             }
           } else {
-            const err304 = {
+            const err305 = {
               instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/prices/additionalProperties/type',
               keyword: 'type',
@@ -6054,15 +6089,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err304];
+              vErrors = [err305];
             } else {
-              vErrors.push(err304);
+              vErrors.push(err305);
             }
             errors++;
           }
         }
       } else {
-        const err305 = {
+        const err306 = {
           instancePath: instancePath + '/prices',
           schemaPath: '#/properties/prices/type',
           keyword: 'type',
@@ -6070,41 +6105,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err305];
+          vErrors = [err306];
         } else {
-          vErrors.push(err305);
+          vErrors.push(err306);
         }
         errors++;
       }
     }
     if (data.pricing !== undefined) {
-      let data158 = data.pricing;
-      if (data158 && typeof data158 == 'object' && !Array.isArray(data158)) {
-        for (const key41 in data158) {
-          let data159 = data158[key41];
-          if (data159 && typeof data159 == 'object' && !Array.isArray(data159)) {
-            if (data159.input_per_mtok === undefined) {
-              const err306 = {
+      let data159 = data.pricing;
+      if (data159 && typeof data159 == 'object' && !Array.isArray(data159)) {
+        for (const key41 in data159) {
+          let data160 = data159[key41];
+          if (data160 && typeof data160 == 'object' && !Array.isArray(data160)) {
+            if (data160.input_per_mtok === undefined) {
+              const err307 = {
                 instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/pricing/additionalProperties/required',
                 keyword: 'required',
                 params: { missingProperty: 'input_per_mtok' },
                 message: "must have required property '" + 'input_per_mtok' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err306];
-              } else {
-                vErrors.push(err306);
-              }
-              errors++;
-            }
-            if (data159.output_per_mtok === undefined) {
-              const err307 = {
-                instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/pricing/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'output_per_mtok' },
-                message: "must have required property '" + 'output_per_mtok' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err307];
@@ -6113,9 +6133,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            for (const key42 in data159) {
+            if (data160.output_per_mtok === undefined) {
+              const err308 = {
+                instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/pricing/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'output_per_mtok' },
+                message: "must have required property '" + 'output_per_mtok' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err308];
+              } else {
+                vErrors.push(err308);
+              }
+              errors++;
+            }
+            for (const key42 in data160) {
               if (!(key42 === 'input_per_mtok' || key42 === 'output_per_mtok' || key42 === 'cached_input_per_mtok')) {
-                const err308 = {
+                const err309 = {
                   instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
@@ -6123,18 +6158,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err308];
+                  vErrors = [err309];
                 } else {
-                  vErrors.push(err308);
+                  vErrors.push(err309);
                 }
                 errors++;
               }
             }
-            if (data159.input_per_mtok !== undefined) {
-              let data160 = data159.input_per_mtok;
-              if (typeof data160 == 'number') {
-                if (data160 < 0 || isNaN(data160)) {
-                  const err309 = {
+            if (data160.input_per_mtok !== undefined) {
+              let data161 = data160.input_per_mtok;
+              if (typeof data161 == 'number') {
+                if (data161 < 0 || isNaN(data161)) {
+                  const err310 = {
                     instancePath:
                       instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
                     schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
@@ -6143,14 +6178,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err309];
+                    vErrors = [err310];
                   } else {
-                    vErrors.push(err309);
+                    vErrors.push(err310);
                   }
                   errors++;
                 }
               } else {
-                const err310 = {
+                const err311 = {
                   instancePath:
                     instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
                   schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
@@ -6159,18 +6194,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err310];
+                  vErrors = [err311];
                 } else {
-                  vErrors.push(err310);
+                  vErrors.push(err311);
                 }
                 errors++;
               }
             }
-            if (data159.output_per_mtok !== undefined) {
-              let data161 = data159.output_per_mtok;
-              if (typeof data161 == 'number') {
-                if (data161 < 0 || isNaN(data161)) {
-                  const err311 = {
+            if (data160.output_per_mtok !== undefined) {
+              let data162 = data160.output_per_mtok;
+              if (typeof data162 == 'number') {
+                if (data162 < 0 || isNaN(data162)) {
+                  const err312 = {
                     instancePath:
                       instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
                     schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
@@ -6179,14 +6214,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err311];
+                    vErrors = [err312];
                   } else {
-                    vErrors.push(err311);
+                    vErrors.push(err312);
                   }
                   errors++;
                 }
               } else {
-                const err312 = {
+                const err313 = {
                   instancePath:
                     instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
                   schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
@@ -6195,18 +6230,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err312];
+                  vErrors = [err313];
                 } else {
-                  vErrors.push(err312);
+                  vErrors.push(err313);
                 }
                 errors++;
               }
             }
-            if (data159.cached_input_per_mtok !== undefined) {
-              let data162 = data159.cached_input_per_mtok;
-              if (typeof data162 == 'number') {
-                if (data162 < 0 || isNaN(data162)) {
-                  const err313 = {
+            if (data160.cached_input_per_mtok !== undefined) {
+              let data163 = data160.cached_input_per_mtok;
+              if (typeof data163 == 'number') {
+                if (data163 < 0 || isNaN(data163)) {
+                  const err314 = {
                     instancePath:
                       instancePath +
                       '/pricing/' +
@@ -6218,14 +6253,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err313];
+                    vErrors = [err314];
                   } else {
-                    vErrors.push(err313);
+                    vErrors.push(err314);
                   }
                   errors++;
                 }
               } else {
-                const err314 = {
+                const err315 = {
                   instancePath:
                     instancePath +
                     '/pricing/' +
@@ -6237,15 +6272,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err314];
+                  vErrors = [err315];
                 } else {
-                  vErrors.push(err314);
+                  vErrors.push(err315);
                 }
                 errors++;
               }
             }
           } else {
-            const err315 = {
+            const err316 = {
               instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/pricing/additionalProperties/type',
               keyword: 'type',
@@ -6253,37 +6288,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err315];
+              vErrors = [err316];
             } else {
-              vErrors.push(err315);
+              vErrors.push(err316);
             }
             errors++;
           }
         }
       } else {
-        const err316 = {
+        const err317 = {
           instancePath: instancePath + '/pricing',
           schemaPath: '#/properties/pricing/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err316];
-        } else {
-          vErrors.push(err316);
-        }
-        errors++;
-      }
-    }
-    if (data.allow_outside_root !== undefined) {
-      if (typeof data.allow_outside_root !== 'boolean') {
-        const err317 = {
-          instancePath: instancePath + '/allow_outside_root',
-          schemaPath: '#/properties/allow_outside_root/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err317];
@@ -6293,12 +6311,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.allow_outside_root !== undefined) {
+      if (typeof data.allow_outside_root !== 'boolean') {
+        const err318 = {
+          instancePath: instancePath + '/allow_outside_root',
+          schemaPath: '#/properties/allow_outside_root/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err318];
+        } else {
+          vErrors.push(err318);
+        }
+        errors++;
+      }
+    }
     if (data.pii !== undefined) {
-      let data164 = data.pii;
-      if (data164 && typeof data164 == 'object' && !Array.isArray(data164)) {
-        for (const key43 in data164) {
+      let data165 = data.pii;
+      if (data165 && typeof data165 == 'object' && !Array.isArray(data165)) {
+        for (const key43 in data165) {
           if (!(key43 === 'redact' || key43 === 'custom' || key43 === 'restore_in_result')) {
-            const err318 = {
+            const err319 = {
               instancePath: instancePath + '/pii',
               schemaPath: '#/properties/pii/additionalProperties',
               keyword: 'additionalProperties',
@@ -6306,29 +6341,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err318];
+              vErrors = [err319];
             } else {
-              vErrors.push(err318);
+              vErrors.push(err319);
             }
             errors++;
           }
         }
-        if (data164.redact !== undefined) {
-          let data165 = data164.redact;
-          if (Array.isArray(data165)) {
-            const len12 = data165.length;
+        if (data165.redact !== undefined) {
+          let data166 = data165.redact;
+          if (Array.isArray(data166)) {
+            const len12 = data166.length;
             for (let i17 = 0; i17 < len12; i17++) {
-              let data166 = data165[i17];
+              let data167 = data166[i17];
               if (!(
-                data166 === 'email' ||
-                data166 === 'phone' ||
-                data166 === 'credit_card' ||
-                data166 === 'iban' ||
-                data166 === 'national_id' ||
-                data166 === 'ip_address' ||
-                data166 === 'secret'
+                data167 === 'email' ||
+                data167 === 'phone' ||
+                data167 === 'credit_card' ||
+                data167 === 'iban' ||
+                data167 === 'national_id' ||
+                data167 === 'ip_address' ||
+                data167 === 'secret'
               )) {
-                const err319 = {
+                const err320 = {
                   instancePath: instancePath + '/pii/redact/' + i17,
                   schemaPath: '#/properties/pii/properties/redact/items/enum',
                   keyword: 'enum',
@@ -6336,20 +6371,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err319];
+                  vErrors = [err320];
                 } else {
-                  vErrors.push(err319);
+                  vErrors.push(err320);
                 }
                 errors++;
               }
             }
-            let i18 = data165.length;
+            let i18 = data166.length;
             let j5;
             if (i18 > 1) {
               outer2: for (; i18--;) {
                 for (j5 = i18; j5--;) {
-                  if (func0(data165[i18], data165[j5])) {
-                    const err320 = {
+                  if (func0(data166[i18], data166[j5])) {
+                    const err321 = {
                       instancePath: instancePath + '/pii/redact',
                       schemaPath: '#/properties/pii/properties/redact/uniqueItems',
                       keyword: 'uniqueItems',
@@ -6357,9 +6392,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i18 + ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err320];
+                      vErrors = [err321];
                     } else {
-                      vErrors.push(err320);
+                      vErrors.push(err321);
                     }
                     errors++;
                     break outer2;
@@ -6368,7 +6403,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
           } else {
-            const err321 = {
+            const err322 = {
               instancePath: instancePath + '/pii/redact',
               schemaPath: '#/properties/pii/properties/redact/type',
               keyword: 'type',
@@ -6376,42 +6411,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err321];
+              vErrors = [err322];
             } else {
-              vErrors.push(err321);
+              vErrors.push(err322);
             }
             errors++;
           }
         }
-        if (data164.custom !== undefined) {
-          let data167 = data164.custom;
-          if (Array.isArray(data167)) {
-            const len13 = data167.length;
+        if (data165.custom !== undefined) {
+          let data168 = data165.custom;
+          if (Array.isArray(data168)) {
+            const len13 = data168.length;
             for (let i19 = 0; i19 < len13; i19++) {
-              let data168 = data167[i19];
-              if (data168 && typeof data168 == 'object' && !Array.isArray(data168)) {
-                if (data168.name === undefined) {
-                  const err322 = {
+              let data169 = data168[i19];
+              if (data169 && typeof data169 == 'object' && !Array.isArray(data169)) {
+                if (data169.name === undefined) {
+                  const err323 = {
                     instancePath: instancePath + '/pii/custom/' + i19,
                     schemaPath: '#/properties/pii/properties/custom/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'name' },
                     message: "must have required property '" + 'name' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err322];
-                  } else {
-                    vErrors.push(err322);
-                  }
-                  errors++;
-                }
-                if (data168.pattern === undefined) {
-                  const err323 = {
-                    instancePath: instancePath + '/pii/custom/' + i19,
-                    schemaPath: '#/properties/pii/properties/custom/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'pattern' },
-                    message: "must have required property '" + 'pattern' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err323];
@@ -6420,9 +6440,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key44 in data168) {
+                if (data169.pattern === undefined) {
+                  const err324 = {
+                    instancePath: instancePath + '/pii/custom/' + i19,
+                    schemaPath: '#/properties/pii/properties/custom/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'pattern' },
+                    message: "must have required property '" + 'pattern' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err324];
+                  } else {
+                    vErrors.push(err324);
+                  }
+                  errors++;
+                }
+                for (const key44 in data169) {
                   if (!(key44 === 'name' || key44 === 'pattern')) {
-                    const err324 = {
+                    const err325 = {
                       instancePath: instancePath + '/pii/custom/' + i19,
                       schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
                       keyword: 'additionalProperties',
@@ -6430,18 +6465,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err324];
+                      vErrors = [err325];
                     } else {
-                      vErrors.push(err324);
+                      vErrors.push(err325);
                     }
                     errors++;
                   }
                 }
-                if (data168.name !== undefined) {
-                  let data169 = data168.name;
-                  if (typeof data169 === 'string') {
-                    if (!pattern14.test(data169)) {
-                      const err325 = {
+                if (data169.name !== undefined) {
+                  let data170 = data169.name;
+                  if (typeof data170 === 'string') {
+                    if (!pattern14.test(data170)) {
+                      const err326 = {
                         instancePath: instancePath + '/pii/custom/' + i19 + '/name',
                         schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
                         keyword: 'pattern',
@@ -6449,14 +6484,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err325];
+                        vErrors = [err326];
                       } else {
-                        vErrors.push(err325);
+                        vErrors.push(err326);
                       }
                       errors++;
                     }
                   } else {
-                    const err326 = {
+                    const err327 = {
                       instancePath: instancePath + '/pii/custom/' + i19 + '/name',
                       schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
                       keyword: 'type',
@@ -6464,18 +6499,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err326];
+                      vErrors = [err327];
                     } else {
-                      vErrors.push(err326);
+                      vErrors.push(err327);
                     }
                     errors++;
                   }
                 }
-                if (data168.pattern !== undefined) {
-                  let data170 = data168.pattern;
-                  if (typeof data170 === 'string') {
-                    if (func3(data170) < 1) {
-                      const err327 = {
+                if (data169.pattern !== undefined) {
+                  let data171 = data169.pattern;
+                  if (typeof data171 === 'string') {
+                    if (func3(data171) < 1) {
+                      const err328 = {
                         instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
                         schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
                         keyword: 'minLength',
@@ -6483,14 +6518,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err327];
+                        vErrors = [err328];
                       } else {
-                        vErrors.push(err327);
+                        vErrors.push(err328);
                       }
                       errors++;
                     }
                   } else {
-                    const err328 = {
+                    const err329 = {
                       instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
                       schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
                       keyword: 'type',
@@ -6498,15 +6533,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err328];
+                      vErrors = [err329];
                     } else {
-                      vErrors.push(err328);
+                      vErrors.push(err329);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err329 = {
+                const err330 = {
                   instancePath: instancePath + '/pii/custom/' + i19,
                   schemaPath: '#/properties/pii/properties/custom/items/type',
                   keyword: 'type',
@@ -6514,37 +6549,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err329];
+                  vErrors = [err330];
                 } else {
-                  vErrors.push(err329);
+                  vErrors.push(err330);
                 }
                 errors++;
               }
             }
           } else {
-            const err330 = {
+            const err331 = {
               instancePath: instancePath + '/pii/custom',
               schemaPath: '#/properties/pii/properties/custom/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err330];
-            } else {
-              vErrors.push(err330);
-            }
-            errors++;
-          }
-        }
-        if (data164.restore_in_result !== undefined) {
-          if (typeof data164.restore_in_result !== 'boolean') {
-            const err331 = {
-              instancePath: instancePath + '/pii/restore_in_result',
-              schemaPath: '#/properties/pii/properties/restore_in_result/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
             };
             if (vErrors === null) {
               vErrors = [err331];
@@ -6554,8 +6572,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data165.restore_in_result !== undefined) {
+          if (typeof data165.restore_in_result !== 'boolean') {
+            const err332 = {
+              instancePath: instancePath + '/pii/restore_in_result',
+              schemaPath: '#/properties/pii/properties/restore_in_result/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err332];
+            } else {
+              vErrors.push(err332);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err332 = {
+        const err333 = {
           instancePath: instancePath + '/pii',
           schemaPath: '#/properties/pii/type',
           keyword: 'type',
@@ -6563,42 +6598,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err332];
+          vErrors = [err333];
         } else {
-          vErrors.push(err332);
+          vErrors.push(err333);
         }
         errors++;
       }
     }
     if (data.privacy !== undefined) {
-      let data172 = data.privacy;
-      if (data172 && typeof data172 == 'object' && !Array.isArray(data172)) {
-        for (const key45 in data172) {
+      let data173 = data.privacy;
+      if (data173 && typeof data173 == 'object' && !Array.isArray(data173)) {
+        for (const key45 in data173) {
           if (!(key45 === 'vault_key_file')) {
-            const err333 = {
+            const err334 = {
               instancePath: instancePath + '/privacy',
               schemaPath: '#/properties/privacy/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key45 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err333];
-            } else {
-              vErrors.push(err333);
-            }
-            errors++;
-          }
-        }
-        if (data172.vault_key_file !== undefined) {
-          let data173 = data172.vault_key_file;
-          if (typeof data173 !== 'string' && data173 !== null) {
-            const err334 = {
-              instancePath: instancePath + '/privacy/vault_key_file',
-              schemaPath: '#/properties/privacy/properties/vault_key_file/type',
-              keyword: 'type',
-              params: { type: schema11.properties.privacy.properties.vault_key_file.type },
-              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err334];
@@ -6608,8 +6625,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data173.vault_key_file !== undefined) {
+          let data174 = data173.vault_key_file;
+          if (typeof data174 !== 'string' && data174 !== null) {
+            const err335 = {
+              instancePath: instancePath + '/privacy/vault_key_file',
+              schemaPath: '#/properties/privacy/properties/vault_key_file/type',
+              keyword: 'type',
+              params: { type: schema11.properties.privacy.properties.vault_key_file.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err335];
+            } else {
+              vErrors.push(err335);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err335 = {
+        const err336 = {
           instancePath: instancePath + '/privacy',
           schemaPath: '#/properties/privacy/type',
           keyword: 'type',
@@ -6617,21 +6652,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err335];
+          vErrors = [err336];
         } else {
-          vErrors.push(err335);
+          vErrors.push(err336);
         }
         errors++;
       }
     }
     if (data.guardrails !== undefined) {
-      let data174 = data.guardrails;
-      if (Array.isArray(data174)) {
-        const len14 = data174.length;
+      let data175 = data.guardrails;
+      if (Array.isArray(data175)) {
+        const len14 = data175.length;
         for (let i20 = 0; i20 < len14; i20++) {
-          let data175 = data174[i20];
-          if (!(data175 && typeof data175 == 'object' && !Array.isArray(data175))) {
-            const err336 = {
+          let data176 = data175[i20];
+          if (!(data176 && typeof data176 == 'object' && !Array.isArray(data176))) {
+            const err337 = {
               instancePath: instancePath + '/guardrails/' + i20,
               schemaPath: '#/properties/guardrails/items/type',
               keyword: 'type',
@@ -6639,15 +6674,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err336];
+              vErrors = [err337];
             } else {
-              vErrors.push(err336);
+              vErrors.push(err337);
             }
             errors++;
           }
         }
       } else {
-        const err337 = {
+        const err338 = {
           instancePath: instancePath + '/guardrails',
           schemaPath: '#/properties/guardrails/type',
           keyword: 'type',
@@ -6655,42 +6690,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err337];
+          vErrors = [err338];
         } else {
-          vErrors.push(err337);
+          vErrors.push(err338);
         }
         errors++;
       }
     }
     if (data.agents !== undefined) {
-      let data176 = data.agents;
-      if (data176 && typeof data176 == 'object' && !Array.isArray(data176)) {
-        for (const key46 in data176) {
+      let data177 = data.agents;
+      if (data177 && typeof data177 == 'object' && !Array.isArray(data177)) {
+        for (const key46 in data177) {
           if (!(key46 === 'claude_code_dir' || key46 === 'claude_code')) {
-            let data177 = data176[key46];
-            if (data177 && typeof data177 == 'object' && !Array.isArray(data177)) {
-              if (data177.type === undefined) {
-                const err338 = {
+            let data178 = data177[key46];
+            if (data178 && typeof data178 == 'object' && !Array.isArray(data178)) {
+              if (data178.type === undefined) {
+                const err339 = {
                   instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
                   params: { missingProperty: 'type' },
                   message: "must have required property '" + 'type' + "'",
-                };
-                if (vErrors === null) {
-                  vErrors = [err338];
-                } else {
-                  vErrors.push(err338);
-                }
-                errors++;
-              }
-              if (data177.description === undefined) {
-                const err339 = {
-                  instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/agents/additionalProperties/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'description' },
-                  message: "must have required property '" + 'description' + "'",
                 };
                 if (vErrors === null) {
                   vErrors = [err339];
@@ -6699,9 +6719,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              for (const key47 in data177) {
+              if (data178.description === undefined) {
+                const err340 = {
+                  instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/agents/additionalProperties/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'description' },
+                  message: "must have required property '" + 'description' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err340];
+                } else {
+                  vErrors.push(err340);
+                }
+                errors++;
+              }
+              for (const key47 in data178) {
                 if (!func2.call(schema11.properties.agents.additionalProperties.properties, key47)) {
-                  const err340 = {
+                  const err341 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                     schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
                     keyword: 'additionalProperties',
@@ -6709,18 +6744,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err340];
+                    vErrors = [err341];
                   } else {
-                    vErrors.push(err340);
+                    vErrors.push(err341);
                   }
                   errors++;
                 }
               }
-              if (data177.name !== undefined) {
-                let data178 = data177.name;
-                if (typeof data178 === 'string') {
-                  if (!pattern14.test(data178)) {
-                    const err341 = {
+              if (data178.name !== undefined) {
+                let data179 = data178.name;
+                if (typeof data179 === 'string') {
+                  if (!pattern14.test(data179)) {
+                    const err342 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
                       schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
@@ -6729,37 +6764,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                     };
                     if (vErrors === null) {
-                      vErrors = [err341];
+                      vErrors = [err342];
                     } else {
-                      vErrors.push(err341);
+                      vErrors.push(err342);
                     }
                     errors++;
                   }
                 } else {
-                  const err342 = {
+                  const err343 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
                     schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err342];
-                  } else {
-                    vErrors.push(err342);
-                  }
-                  errors++;
-                }
-              }
-              if (data177.type !== undefined) {
-                let data179 = data177.type;
-                if (!(data179 === 'governance' || data179 === 'operational' || data179 === 'executional')) {
-                  const err343 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
-                    keyword: 'enum',
-                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
-                    message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
                     vErrors = [err343];
@@ -6769,11 +6786,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data177.description !== undefined) {
-                let data180 = data177.description;
-                if (typeof data180 === 'string') {
-                  if (func3(data180) < 1) {
-                    const err344 = {
+              if (data178.type !== undefined) {
+                let data180 = data178.type;
+                if (!(data180 === 'governance' || data180 === 'operational' || data180 === 'executional')) {
+                  const err344 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
+                    message: 'must be equal to one of the allowed values',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err344];
+                  } else {
+                    vErrors.push(err344);
+                  }
+                  errors++;
+                }
+              }
+              if (data178.description !== undefined) {
+                let data181 = data178.description;
+                if (typeof data181 === 'string') {
+                  if (func3(data181) < 1) {
+                    const err345 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
                       schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
@@ -6782,37 +6817,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err344];
+                      vErrors = [err345];
                     } else {
-                      vErrors.push(err344);
+                      vErrors.push(err345);
                     }
                     errors++;
                   }
                 } else {
-                  const err345 = {
+                  const err346 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
                     schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err345];
-                  } else {
-                    vErrors.push(err345);
-                  }
-                  errors++;
-                }
-              }
-              if (data177.entry !== undefined) {
-                if (typeof data177.entry !== 'boolean') {
-                  const err346 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err346];
@@ -6822,15 +6840,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data177.next !== undefined) {
-                let data182 = data177.next;
-                if (!Array.isArray(data182) && data182 !== null) {
+              if (data178.entry !== undefined) {
+                if (typeof data178.entry !== 'boolean') {
                   const err347 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
                     keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
-                    message: 'must be array,null',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err347];
@@ -6839,11 +6856,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (Array.isArray(data182)) {
-                  const len15 = data182.length;
+              }
+              if (data178.next !== undefined) {
+                let data183 = data178.next;
+                if (!Array.isArray(data183) && data183 !== null) {
+                  const err348 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    keyword: 'type',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
+                    message: 'must be array,null',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err348];
+                  } else {
+                    vErrors.push(err348);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data183)) {
+                  const len15 = data183.length;
                   for (let i21 = 0; i21 < len15; i21++) {
-                    if (typeof data182[i21] !== 'string') {
-                      const err348 = {
+                    if (typeof data183[i21] !== 'string') {
+                      const err349 = {
                         instancePath:
                           instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i21,
                         schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
@@ -6852,25 +6887,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err348];
+                        vErrors = [err349];
                       } else {
-                        vErrors.push(err348);
+                        vErrors.push(err349);
                       }
                       errors++;
                     }
                   }
-                  let i22 = data182.length;
+                  let i22 = data183.length;
                   let j6;
                   if (i22 > 1) {
                     const indices3 = {};
                     for (; i22--;) {
-                      let item3 = data182[i22];
+                      let item3 = data183[i22];
                       if (typeof item3 !== 'string') {
                         continue;
                       }
                       if (typeof indices3[item3] == 'number') {
                         j6 = indices3[item3];
-                        const err349 = {
+                        const err350 = {
                           instancePath:
                             instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
                           schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
@@ -6879,9 +6914,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i22 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err349];
+                          vErrors = [err350];
                         } else {
-                          vErrors.push(err349);
+                          vErrors.push(err350);
                         }
                         errors++;
                         break;
@@ -6891,11 +6926,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data177.content_type !== undefined) {
-                let data184 = data177.content_type;
-                if (typeof data184 === 'string') {
-                  if (func3(data184) < 1) {
-                    const err350 = {
+              if (data178.content_type !== undefined) {
+                let data185 = data178.content_type;
+                if (typeof data185 === 'string') {
+                  if (func3(data185) < 1) {
+                    const err351 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                       schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
@@ -6904,42 +6939,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err350];
+                      vErrors = [err351];
                     } else {
-                      vErrors.push(err350);
+                      vErrors.push(err351);
                     }
                     errors++;
                   }
                 } else {
-                  const err351 = {
+                  const err352 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                     schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err351];
-                  } else {
-                    vErrors.push(err351);
-                  }
-                  errors++;
-                }
-              }
-              if (data177.output_schema !== undefined) {
-                let data185 = data177.output_schema;
-                if (
-                  typeof data185 !== 'string' &&
-                  !(data185 && typeof data185 == 'object' && !Array.isArray(data185))
-                ) {
-                  const err352 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
-                    message: 'must be string,object',
                   };
                   if (vErrors === null) {
                     vErrors = [err352];
@@ -6949,14 +6962,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data177.plan !== undefined) {
-                if (typeof data177.plan !== 'boolean') {
+              if (data178.output_schema !== undefined) {
+                let data186 = data178.output_schema;
+                if (
+                  typeof data186 !== 'string' &&
+                  !(data186 && typeof data186 == 'object' && !Array.isArray(data186))
+                ) {
                   const err353 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
                     keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
+                    message: 'must be string,object',
                   };
                   if (vErrors === null) {
                     vErrors = [err353];
@@ -6966,15 +6984,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data177.on_failure !== undefined) {
-                if (typeof data177.on_failure !== 'string') {
+              if (data178.plan !== undefined) {
+                if (typeof data178.plan !== 'boolean') {
                   const err354 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
                     keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err354];
@@ -6984,11 +7001,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data177.model !== undefined) {
-                let data188 = data177.model;
-                if (typeof data188 === 'string') {
-                  if (func3(data188) < 1) {
-                    const err355 = {
+              if (data178.on_failure !== undefined) {
+                if (typeof data178.on_failure !== 'string') {
+                  const err355 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err355];
+                  } else {
+                    vErrors.push(err355);
+                  }
+                  errors++;
+                }
+              }
+              if (data178.model !== undefined) {
+                let data189 = data178.model;
+                if (typeof data189 === 'string') {
+                  if (func3(data189) < 1) {
+                    const err356 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
                       schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
@@ -6997,14 +7032,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err355];
+                      vErrors = [err356];
                     } else {
-                      vErrors.push(err355);
+                      vErrors.push(err356);
                     }
                     errors++;
                   }
                 } else {
-                  const err356 = {
+                  const err357 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
                     schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
                     keyword: 'type',
@@ -7012,18 +7047,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err356];
+                    vErrors = [err357];
                   } else {
-                    vErrors.push(err356);
+                    vErrors.push(err357);
                   }
                   errors++;
                 }
               }
-              if (data177.temperature !== undefined) {
-                let data189 = data177.temperature;
-                if (typeof data189 == 'number') {
-                  if (data189 > 2 || isNaN(data189)) {
-                    const err357 = {
+              if (data178.temperature !== undefined) {
+                let data190 = data178.temperature;
+                if (typeof data190 == 'number') {
+                  if (data190 > 2 || isNaN(data190)) {
+                    const err358 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                       schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
@@ -7032,14 +7067,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be <= 2',
                     };
                     if (vErrors === null) {
-                      vErrors = [err357];
+                      vErrors = [err358];
                     } else {
-                      vErrors.push(err357);
+                      vErrors.push(err358);
                     }
                     errors++;
                   }
-                  if (data189 < 0 || isNaN(data189)) {
-                    const err358 = {
+                  if (data190 < 0 || isNaN(data190)) {
+                    const err359 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                       schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
@@ -7048,14 +7083,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 0',
                     };
                     if (vErrors === null) {
-                      vErrors = [err358];
+                      vErrors = [err359];
                     } else {
-                      vErrors.push(err358);
+                      vErrors.push(err359);
                     }
                     errors++;
                   }
                 } else {
-                  const err359 = {
+                  const err360 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                     schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
@@ -7064,17 +7099,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be number',
                   };
                   if (vErrors === null) {
-                    vErrors = [err359];
+                    vErrors = [err360];
                   } else {
-                    vErrors.push(err359);
+                    vErrors.push(err360);
                   }
                   errors++;
                 }
               }
-              if (data177.max_tokens !== undefined) {
-                let data190 = data177.max_tokens;
-                if (!(typeof data190 == 'number' && !(data190 % 1) && !isNaN(data190))) {
-                  const err360 = {
+              if (data178.max_tokens !== undefined) {
+                let data191 = data178.max_tokens;
+                if (!(typeof data191 == 'number' && !(data191 % 1) && !isNaN(data191))) {
+                  const err361 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
@@ -7083,15 +7118,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err360];
+                    vErrors = [err361];
                   } else {
-                    vErrors.push(err360);
+                    vErrors.push(err361);
                   }
                   errors++;
                 }
-                if (typeof data190 == 'number') {
-                  if (data190 < 1 || isNaN(data190)) {
-                    const err361 = {
+                if (typeof data191 == 'number') {
+                  if (data191 < 1 || isNaN(data191)) {
+                    const err362 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
@@ -7100,18 +7135,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err361];
+                      vErrors = [err362];
                     } else {
-                      vErrors.push(err361);
+                      vErrors.push(err362);
                     }
                     errors++;
                   }
                 }
               }
-              if (data177.timeout_ms !== undefined) {
-                let data191 = data177.timeout_ms;
-                if (!(typeof data191 == 'number' && !(data191 % 1) && !isNaN(data191))) {
-                  const err362 = {
+              if (data178.timeout_ms !== undefined) {
+                let data192 = data178.timeout_ms;
+                if (!(typeof data192 == 'number' && !(data192 % 1) && !isNaN(data192))) {
+                  const err363 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                     schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
@@ -7120,15 +7155,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err362];
+                    vErrors = [err363];
                   } else {
-                    vErrors.push(err362);
+                    vErrors.push(err363);
                   }
                   errors++;
                 }
-                if (typeof data191 == 'number') {
-                  if (data191 < 1 || isNaN(data191)) {
-                    const err363 = {
+                if (typeof data192 == 'number') {
+                  if (data192 < 1 || isNaN(data192)) {
+                    const err364 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
@@ -7137,18 +7172,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err363];
+                      vErrors = [err364];
                     } else {
-                      vErrors.push(err363);
+                      vErrors.push(err364);
                     }
                     errors++;
                   }
                 }
               }
-              if (data177.max_retries !== undefined) {
-                let data192 = data177.max_retries;
-                if (!(typeof data192 == 'number' && !(data192 % 1) && !isNaN(data192))) {
-                  const err364 = {
+              if (data178.max_retries !== undefined) {
+                let data193 = data178.max_retries;
+                if (!(typeof data193 == 'number' && !(data193 % 1) && !isNaN(data193))) {
+                  const err365 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
@@ -7157,15 +7192,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err364];
+                    vErrors = [err365];
                   } else {
-                    vErrors.push(err364);
+                    vErrors.push(err365);
                   }
                   errors++;
                 }
-                if (typeof data192 == 'number') {
-                  if (data192 < 0 || isNaN(data192)) {
-                    const err365 = {
+                if (typeof data193 == 'number') {
+                  if (data193 < 0 || isNaN(data193)) {
+                    const err366 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
@@ -7174,17 +7209,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 0',
                     };
                     if (vErrors === null) {
-                      vErrors = [err365];
+                      vErrors = [err366];
                     } else {
-                      vErrors.push(err365);
+                      vErrors.push(err366);
                     }
                     errors++;
                   }
                 }
               }
-              if (data177.file !== undefined) {
-                if (typeof data177.file !== 'string') {
-                  const err366 = {
+              if (data178.file !== undefined) {
+                if (typeof data178.file !== 'string') {
+                  const err367 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
                     schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
                     keyword: 'type',
@@ -7192,22 +7227,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err366];
+                    vErrors = [err367];
                   } else {
-                    vErrors.push(err366);
+                    vErrors.push(err367);
                   }
                   errors++;
                 }
               }
-              if (data177.tools !== undefined) {
-                let data194 = data177.tools;
-                if (Array.isArray(data194)) {
-                  const len16 = data194.length;
+              if (data178.tools !== undefined) {
+                let data195 = data178.tools;
+                if (Array.isArray(data195)) {
+                  const len16 = data195.length;
                   for (let i23 = 0; i23 < len16; i23++) {
-                    let data195 = data194[i23];
-                    if (typeof data195 === 'string') {
-                      if (func3(data195) < 1) {
-                        const err367 = {
+                    let data196 = data195[i23];
+                    if (typeof data196 === 'string') {
+                      if (func3(data196) < 1) {
+                        const err368 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -7220,14 +7255,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err367];
+                          vErrors = [err368];
                         } else {
-                          vErrors.push(err367);
+                          vErrors.push(err368);
                         }
                         errors++;
                       }
                     } else {
-                      const err368 = {
+                      const err369 = {
                         instancePath:
                           instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i23,
                         schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
@@ -7236,25 +7271,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err368];
+                        vErrors = [err369];
                       } else {
-                        vErrors.push(err368);
+                        vErrors.push(err369);
                       }
                       errors++;
                     }
                   }
-                  let i24 = data194.length;
+                  let i24 = data195.length;
                   let j7;
                   if (i24 > 1) {
                     const indices4 = {};
                     for (; i24--;) {
-                      let item4 = data194[i24];
+                      let item4 = data195[i24];
                       if (typeof item4 !== 'string') {
                         continue;
                       }
                       if (typeof indices4[item4] == 'number') {
                         j7 = indices4[item4];
-                        const err369 = {
+                        const err370 = {
                           instancePath:
                             instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                           schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
@@ -7263,9 +7298,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i24 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err369];
+                          vErrors = [err370];
                         } else {
-                          vErrors.push(err369);
+                          vErrors.push(err370);
                         }
                         errors++;
                         break;
@@ -7274,31 +7309,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err370 = {
+                  const err371 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                     schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
                     keyword: 'type',
                     params: { type: 'array' },
                     message: 'must be array',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err370];
-                  } else {
-                    vErrors.push(err370);
-                  }
-                  errors++;
-                }
-              }
-              if (data177.max_turns !== undefined) {
-                let data196 = data177.max_turns;
-                if (!(typeof data196 == 'number' && !(data196 % 1) && !isNaN(data196))) {
-                  const err371 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
                   };
                   if (vErrors === null) {
                     vErrors = [err371];
@@ -7307,9 +7323,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data196 == 'number') {
-                  if (data196 < 1 || isNaN(data196)) {
-                    const err372 = {
+              }
+              if (data178.max_turns !== undefined) {
+                let data197 = data178.max_turns;
+                if (!(typeof data197 == 'number' && !(data197 % 1) && !isNaN(data197))) {
+                  const err372 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err372];
+                  } else {
+                    vErrors.push(err372);
+                  }
+                  errors++;
+                }
+                if (typeof data197 == 'number') {
+                  if (data197 < 1 || isNaN(data197)) {
+                    const err373 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
@@ -7318,23 +7353,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err372];
+                      vErrors = [err373];
                     } else {
-                      vErrors.push(err372);
+                      vErrors.push(err373);
                     }
                     errors++;
                   }
                 }
               }
-              if (data177.approval !== undefined) {
-                let data197 = data177.approval;
-                if (Array.isArray(data197)) {
-                  const len17 = data197.length;
+              if (data178.approval !== undefined) {
+                let data198 = data178.approval;
+                if (Array.isArray(data198)) {
+                  const len17 = data198.length;
                   for (let i25 = 0; i25 < len17; i25++) {
-                    let data198 = data197[i25];
-                    if (typeof data198 === 'string') {
-                      if (func3(data198) < 1) {
-                        const err373 = {
+                    let data199 = data198[i25];
+                    if (typeof data199 === 'string') {
+                      if (func3(data199) < 1) {
+                        const err374 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -7347,14 +7382,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err373];
+                          vErrors = [err374];
                         } else {
-                          vErrors.push(err373);
+                          vErrors.push(err374);
                         }
                         errors++;
                       }
                     } else {
-                      const err374 = {
+                      const err375 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -7367,25 +7402,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err374];
+                        vErrors = [err375];
                       } else {
-                        vErrors.push(err374);
+                        vErrors.push(err375);
                       }
                       errors++;
                     }
                   }
-                  let i26 = data197.length;
+                  let i26 = data198.length;
                   let j8;
                   if (i26 > 1) {
                     const indices5 = {};
                     for (; i26--;) {
-                      let item5 = data197[i26];
+                      let item5 = data198[i26];
                       if (typeof item5 !== 'string') {
                         continue;
                       }
                       if (typeof indices5[item5] == 'number') {
                         j8 = indices5[item5];
-                        const err375 = {
+                        const err376 = {
                           instancePath:
                             instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                           schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
@@ -7394,9 +7429,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j8 + ' and ' + i26 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err375];
+                          vErrors = [err376];
                         } else {
-                          vErrors.push(err375);
+                          vErrors.push(err376);
                         }
                         errors++;
                         break;
@@ -7405,7 +7440,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err376 = {
+                  const err377 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                     schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
@@ -7414,22 +7449,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err376];
+                    vErrors = [err377];
                   } else {
-                    vErrors.push(err376);
+                    vErrors.push(err377);
                   }
                   errors++;
                 }
               }
-              if (data177.delegates !== undefined) {
-                let data199 = data177.delegates;
-                if (Array.isArray(data199)) {
-                  const len18 = data199.length;
+              if (data178.delegates !== undefined) {
+                let data200 = data178.delegates;
+                if (Array.isArray(data200)) {
+                  const len18 = data200.length;
                   for (let i27 = 0; i27 < len18; i27++) {
-                    let data200 = data199[i27];
-                    if (typeof data200 === 'string') {
-                      if (func3(data200) < 1) {
-                        const err377 = {
+                    let data201 = data200[i27];
+                    if (typeof data201 === 'string') {
+                      if (func3(data201) < 1) {
+                        const err378 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -7442,14 +7477,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err377];
+                          vErrors = [err378];
                         } else {
-                          vErrors.push(err377);
+                          vErrors.push(err378);
                         }
                         errors++;
                       }
                     } else {
-                      const err378 = {
+                      const err379 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -7462,25 +7497,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err378];
+                        vErrors = [err379];
                       } else {
-                        vErrors.push(err378);
+                        vErrors.push(err379);
                       }
                       errors++;
                     }
                   }
-                  let i28 = data199.length;
+                  let i28 = data200.length;
                   let j9;
                   if (i28 > 1) {
                     const indices6 = {};
                     for (; i28--;) {
-                      let item6 = data199[i28];
+                      let item6 = data200[i28];
                       if (typeof item6 !== 'string') {
                         continue;
                       }
                       if (typeof indices6[item6] == 'number') {
                         j9 = indices6[item6];
-                        const err379 = {
+                        const err380 = {
                           instancePath:
                             instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                           schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
@@ -7489,9 +7524,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j9 + ' and ' + i28 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err379];
+                          vErrors = [err380];
                         } else {
-                          vErrors.push(err379);
+                          vErrors.push(err380);
                         }
                         errors++;
                         break;
@@ -7500,7 +7535,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err380 = {
+                  const err381 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                     schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
@@ -7509,17 +7544,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err380];
+                    vErrors = [err381];
                   } else {
-                    vErrors.push(err380);
+                    vErrors.push(err381);
                   }
                   errors++;
                 }
               }
-              if (data177.attachments !== undefined) {
-                let data201 = data177.attachments;
-                if (!(data201 === 'inline' || data201 === 'list' || data201 === 'native')) {
-                  const err381 = {
+              if (data178.attachments !== undefined) {
+                let data202 = data178.attachments;
+                if (!(data202 === 'inline' || data202 === 'list' || data202 === 'native')) {
+                  const err382 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
                     schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
@@ -7530,15 +7565,310 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
-                    vErrors = [err381];
+                    vErrors = [err382];
                   } else {
-                    vErrors.push(err381);
+                    vErrors.push(err382);
+                  }
+                  errors++;
+                }
+              }
+              if (data178.routes !== undefined) {
+                let data203 = data178.routes;
+                if (Array.isArray(data203)) {
+                  const len19 = data203.length;
+                  for (let i29 = 0; i29 < len19; i29++) {
+                    let data204 = data203[i29];
+                    if (data204 && typeof data204 == 'object' && !Array.isArray(data204)) {
+                      if (data204.to === undefined) {
+                        const err383 = {
+                          instancePath:
+                            instancePath +
+                            '/agents/' +
+                            key46.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/routes/' +
+                            i29,
+                          schemaPath: '#/properties/agents/additionalProperties/properties/routes/items/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'to' },
+                          message: "must have required property '" + 'to' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err383];
+                        } else {
+                          vErrors.push(err383);
+                        }
+                        errors++;
+                      }
+                      for (const key48 in data204) {
+                        if (!(key48 === 'when' || key48 === 'to')) {
+                          const err384 = {
+                            instancePath:
+                              instancePath +
+                              '/agents/' +
+                              key46.replace(/~/g, '~0').replace(/\//g, '~1') +
+                              '/routes/' +
+                              i29,
+                            schemaPath:
+                              '#/properties/agents/additionalProperties/properties/routes/items/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key48 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err384];
+                          } else {
+                            vErrors.push(err384);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data204.when !== undefined) {
+                        let data205 = data204.when;
+                        if (typeof data205 === 'string') {
+                          if (func3(data205) < 1) {
+                            const err385 = {
+                              instancePath:
+                                instancePath +
+                                '/agents/' +
+                                key46.replace(/~/g, '~0').replace(/\//g, '~1') +
+                                '/routes/' +
+                                i29 +
+                                '/when',
+                              schemaPath:
+                                '#/properties/agents/additionalProperties/properties/routes/items/properties/when/minLength',
+                              keyword: 'minLength',
+                              params: { limit: 1 },
+                              message: 'must NOT have fewer than 1 characters',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err385];
+                            } else {
+                              vErrors.push(err385);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err386 = {
+                            instancePath:
+                              instancePath +
+                              '/agents/' +
+                              key46.replace(/~/g, '~0').replace(/\//g, '~1') +
+                              '/routes/' +
+                              i29 +
+                              '/when',
+                            schemaPath:
+                              '#/properties/agents/additionalProperties/properties/routes/items/properties/when/type',
+                            keyword: 'type',
+                            params: { type: 'string' },
+                            message: 'must be string',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err386];
+                          } else {
+                            vErrors.push(err386);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data204.to !== undefined) {
+                        let data206 = data204.to;
+                        if (typeof data206 !== 'string' && data206 !== null) {
+                          const err387 = {
+                            instancePath:
+                              instancePath +
+                              '/agents/' +
+                              key46.replace(/~/g, '~0').replace(/\//g, '~1') +
+                              '/routes/' +
+                              i29 +
+                              '/to',
+                            schemaPath:
+                              '#/properties/agents/additionalProperties/properties/routes/items/properties/to/type',
+                            keyword: 'type',
+                            params: {
+                              type: schema11.properties.agents.additionalProperties.properties.routes.items.properties
+                                .to.type,
+                            },
+                            message: 'must be string,null',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err387];
+                          } else {
+                            vErrors.push(err387);
+                          }
+                          errors++;
+                        }
+                        if (typeof data206 === 'string') {
+                          if (func3(data206) < 1) {
+                            const err388 = {
+                              instancePath:
+                                instancePath +
+                                '/agents/' +
+                                key46.replace(/~/g, '~0').replace(/\//g, '~1') +
+                                '/routes/' +
+                                i29 +
+                                '/to',
+                              schemaPath:
+                                '#/properties/agents/additionalProperties/properties/routes/items/properties/to/minLength',
+                              keyword: 'minLength',
+                              params: { limit: 1 },
+                              message: 'must NOT have fewer than 1 characters',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err388];
+                            } else {
+                              vErrors.push(err388);
+                            }
+                            errors++;
+                          }
+                        }
+                      }
+                    } else {
+                      const err389 = {
+                        instancePath:
+                          instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/routes/' + i29,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/routes/items/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err389];
+                      } else {
+                        vErrors.push(err389);
+                      }
+                      errors++;
+                    }
+                  }
+                } else {
+                  const err390 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/routes',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/routes/type',
+                    keyword: 'type',
+                    params: { type: 'array' },
+                    message: 'must be array',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err390];
+                  } else {
+                    vErrors.push(err390);
+                  }
+                  errors++;
+                }
+              }
+              if (data178.input !== undefined) {
+                let data207 = data178.input;
+                if (typeof data207 === 'string') {
+                  if (func3(data207) < 1) {
+                    const err391 = {
+                      instancePath:
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/input/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err391];
+                    } else {
+                      vErrors.push(err391);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err392 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/input/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err392];
+                  } else {
+                    vErrors.push(err392);
+                  }
+                  errors++;
+                }
+              }
+              if (data178.answer !== undefined) {
+                let data208 = data178.answer;
+                if (typeof data208 === 'string') {
+                  if (func3(data208) < 1) {
+                    const err393 = {
+                      instancePath:
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/answer',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/answer/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err393];
+                    } else {
+                      vErrors.push(err393);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err394 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/answer',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/answer/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err394];
+                  } else {
+                    vErrors.push(err394);
+                  }
+                  errors++;
+                }
+              }
+              if (data178.protocol !== undefined) {
+                let data209 = data178.protocol;
+                if (!(data209 === 'sentient' || data209 === 'none')) {
+                  const err395 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/protocol',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/protocol/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.protocol.enum },
+                    message: 'must be equal to one of the allowed values',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err395];
+                  } else {
+                    vErrors.push(err395);
+                  }
+                  errors++;
+                }
+              }
+              if (data178.message_format !== undefined) {
+                let data210 = data178.message_format;
+                if (!(data210 === 'sentient' || data210 === 'sacp')) {
+                  const err396 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/message_format',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/message_format/enum',
+                    keyword: 'enum',
+                    params: {
+                      allowedValues: schema11.properties.agents.additionalProperties.properties.message_format.enum,
+                    },
+                    message: 'must be equal to one of the allowed values',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err396];
+                  } else {
+                    vErrors.push(err396);
                   }
                   errors++;
                 }
               }
             } else {
-              const err382 = {
+              const err397 = {
                 instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
@@ -7546,18 +7876,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err382];
+                vErrors = [err397];
               } else {
-                vErrors.push(err382);
+                vErrors.push(err397);
               }
               errors++;
             }
           }
         }
-        if (data176.claude_code_dir !== undefined) {
-          let data202 = data176.claude_code_dir;
-          if (typeof data202 !== 'string' && data202 !== null) {
-            const err383 = {
+        if (data177.claude_code_dir !== undefined) {
+          let data211 = data177.claude_code_dir;
+          if (typeof data211 !== 'string' && data211 !== null) {
+            const err398 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
@@ -7565,37 +7895,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,null',
             };
             if (vErrors === null) {
-              vErrors = [err383];
+              vErrors = [err398];
             } else {
-              vErrors.push(err383);
+              vErrors.push(err398);
             }
             errors++;
           }
         }
-        if (data176.claude_code !== undefined) {
-          let data203 = data176.claude_code;
-          if (data203 && typeof data203 == 'object' && !Array.isArray(data203)) {
-            for (const key48 in data203) {
-              if (!(key48 === 'unknown_tools')) {
-                const err384 = {
+        if (data177.claude_code !== undefined) {
+          let data212 = data177.claude_code;
+          if (data212 && typeof data212 == 'object' && !Array.isArray(data212)) {
+            for (const key49 in data212) {
+              if (!(key49 === 'unknown_tools')) {
+                const err399 = {
                   instancePath: instancePath + '/agents/claude_code',
                   schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key48 },
+                  params: { additionalProperty: key49 },
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err384];
+                  vErrors = [err399];
                 } else {
-                  vErrors.push(err384);
+                  vErrors.push(err399);
                 }
                 errors++;
               }
             }
-            if (data203.unknown_tools !== undefined) {
-              let data204 = data203.unknown_tools;
-              if (!(data204 === 'warn' || data204 === 'error')) {
-                const err385 = {
+            if (data212.unknown_tools !== undefined) {
+              let data213 = data212.unknown_tools;
+              if (!(data213 === 'warn' || data213 === 'error')) {
+                const err400 = {
                   instancePath: instancePath + '/agents/claude_code/unknown_tools',
                   schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
                   keyword: 'enum',
@@ -7605,15 +7935,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err385];
+                  vErrors = [err400];
                 } else {
-                  vErrors.push(err385);
+                  vErrors.push(err400);
                 }
                 errors++;
               }
             }
           } else {
-            const err386 = {
+            const err401 = {
               instancePath: instancePath + '/agents/claude_code',
               schemaPath: '#/properties/agents/properties/claude_code/type',
               keyword: 'type',
@@ -7621,15 +7951,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err386];
+              vErrors = [err401];
             } else {
-              vErrors.push(err386);
+              vErrors.push(err401);
             }
             errors++;
           }
         }
       } else {
-        const err387 = {
+        const err402 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -7637,15 +7967,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err387];
+          vErrors = [err402];
         } else {
-          vErrors.push(err387);
+          vErrors.push(err402);
         }
         errors++;
       }
     }
   } else {
-    const err388 = {
+    const err403 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -7653,9 +7983,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err388];
+      vErrors = [err403];
     } else {
-      vErrors.push(err388);
+      vErrors.push(err403);
     }
     errors++;
   }
@@ -7688,6 +8018,19 @@ const schema12 = {
     approval: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     delegates: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     attachments: { enum: ['inline', 'list', 'native'] },
+    routes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['to'],
+        properties: { when: { type: 'string', minLength: 1 }, to: { type: ['string', 'null'], minLength: 1 } },
+      },
+    },
+    input: { type: 'string', minLength: 1 },
+    answer: { type: 'string', minLength: 1 },
+    protocol: { enum: ['sentient', 'none'] },
+    message_format: { enum: ['sentient', 'sacp'] },
   },
 };
 function validate11(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
@@ -8519,8 +8862,252 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.routes !== undefined) {
+      let data24 = data.routes;
+      if (Array.isArray(data24)) {
+        const len4 = data24.length;
+        for (let i8 = 0; i8 < len4; i8++) {
+          let data25 = data24[i8];
+          if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
+            if (data25.to === undefined) {
+              const err45 = {
+                instancePath: instancePath + '/routes/' + i8,
+                schemaPath: '#/properties/routes/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'to' },
+                message: "must have required property '" + 'to' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err45];
+              } else {
+                vErrors.push(err45);
+              }
+              errors++;
+            }
+            for (const key1 in data25) {
+              if (!(key1 === 'when' || key1 === 'to')) {
+                const err46 = {
+                  instancePath: instancePath + '/routes/' + i8,
+                  schemaPath: '#/properties/routes/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key1 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
+                }
+                errors++;
+              }
+            }
+            if (data25.when !== undefined) {
+              let data26 = data25.when;
+              if (typeof data26 === 'string') {
+                if (func3(data26) < 1) {
+                  const err47 = {
+                    instancePath: instancePath + '/routes/' + i8 + '/when',
+                    schemaPath: '#/properties/routes/items/properties/when/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err47];
+                  } else {
+                    vErrors.push(err47);
+                  }
+                  errors++;
+                }
+              } else {
+                const err48 = {
+                  instancePath: instancePath + '/routes/' + i8 + '/when',
+                  schemaPath: '#/properties/routes/items/properties/when/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
+                }
+                errors++;
+              }
+            }
+            if (data25.to !== undefined) {
+              let data27 = data25.to;
+              if (typeof data27 !== 'string' && data27 !== null) {
+                const err49 = {
+                  instancePath: instancePath + '/routes/' + i8 + '/to',
+                  schemaPath: '#/properties/routes/items/properties/to/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.routes.items.properties.to.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err49];
+                } else {
+                  vErrors.push(err49);
+                }
+                errors++;
+              }
+              if (typeof data27 === 'string') {
+                if (func3(data27) < 1) {
+                  const err50 = {
+                    instancePath: instancePath + '/routes/' + i8 + '/to',
+                    schemaPath: '#/properties/routes/items/properties/to/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err50];
+                  } else {
+                    vErrors.push(err50);
+                  }
+                  errors++;
+                }
+              }
+            }
+          } else {
+            const err51 = {
+              instancePath: instancePath + '/routes/' + i8,
+              schemaPath: '#/properties/routes/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err51];
+            } else {
+              vErrors.push(err51);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err52 = {
+          instancePath: instancePath + '/routes',
+          schemaPath: '#/properties/routes/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err52];
+        } else {
+          vErrors.push(err52);
+        }
+        errors++;
+      }
+    }
+    if (data.input !== undefined) {
+      let data28 = data.input;
+      if (typeof data28 === 'string') {
+        if (func3(data28) < 1) {
+          const err53 = {
+            instancePath: instancePath + '/input',
+            schemaPath: '#/properties/input/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err53];
+          } else {
+            vErrors.push(err53);
+          }
+          errors++;
+        }
+      } else {
+        const err54 = {
+          instancePath: instancePath + '/input',
+          schemaPath: '#/properties/input/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err54];
+        } else {
+          vErrors.push(err54);
+        }
+        errors++;
+      }
+    }
+    if (data.answer !== undefined) {
+      let data29 = data.answer;
+      if (typeof data29 === 'string') {
+        if (func3(data29) < 1) {
+          const err55 = {
+            instancePath: instancePath + '/answer',
+            schemaPath: '#/properties/answer/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err55];
+          } else {
+            vErrors.push(err55);
+          }
+          errors++;
+        }
+      } else {
+        const err56 = {
+          instancePath: instancePath + '/answer',
+          schemaPath: '#/properties/answer/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err56];
+        } else {
+          vErrors.push(err56);
+        }
+        errors++;
+      }
+    }
+    if (data.protocol !== undefined) {
+      let data30 = data.protocol;
+      if (!(data30 === 'sentient' || data30 === 'none')) {
+        const err57 = {
+          instancePath: instancePath + '/protocol',
+          schemaPath: '#/properties/protocol/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema12.properties.protocol.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err57];
+        } else {
+          vErrors.push(err57);
+        }
+        errors++;
+      }
+    }
+    if (data.message_format !== undefined) {
+      let data31 = data.message_format;
+      if (!(data31 === 'sentient' || data31 === 'sacp')) {
+        const err58 = {
+          instancePath: instancePath + '/message_format',
+          schemaPath: '#/properties/message_format/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema12.properties.message_format.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err58];
+        } else {
+          vErrors.push(err58);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err45 = {
+    const err59 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -8528,9 +9115,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err45];
+      vErrors = [err59];
     } else {
-      vErrors.push(err45);
+      vErrors.push(err59);
     }
     errors++;
   }

@@ -13,7 +13,8 @@ import {
 } from '../message/orchestrator-messages.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
-import type { MessageRecord, SessionStateName } from '../store/session-journal.js';
+import type { MessageRecord, ReasoningDigest, SessionStateName } from '../store/session-journal.js';
+import { sha256Hex } from '../sha256-hex.js';
 import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { StoredSession } from '../store/session-store.js';
 import type { SessionPrivacy } from '../privacy/session-privacy.js';
@@ -24,6 +25,8 @@ import { cancelOf } from './run-controls.js';
 import { toolAuditLines } from './tool-audit.js';
 import { chatContextLine } from './chat-turn.js';
 import { attachmentList } from '../store/attachment-records.js';
+import { expressionBindings, lastMessagesByAgent } from './expression-scope.js';
+import { decideRoute, routeReason, type RouteDecision } from './route-decision.js';
 
 /** A session being run by this process: its stored form, its folded state, its commit order. */
 export interface ActiveSession {
@@ -48,6 +51,8 @@ export type StepOutcome =
       retryCount: number;
       promptFiles: string[];
       evidence?: Array<{ path: string; sha256: string; bytes: number }>;
+      /** The accepted attempt's reasoning, all sources joined by a newline (SPEC §24). */
+      reasoning?: string;
     }
   /** Repairs ran out: the orchestrator records a VALIDATION_ERROR fallback, raw output kept. */
   | { kind: 'fallback'; problems: string[]; retryCount: number; rawOutput: string | null }
@@ -151,6 +156,16 @@ export class MessageCommitter {
         message = orchestratorFailureMessage(context, outcome.failure);
         break;
     }
+    const route = routeOf(agent, step, outcome, state, message);
+    if (route && route.index !== null) {
+      const written = message.next_agent.name;
+      message.next_agent = { name: route.to, reason: routeReason(route) };
+      // A free-text agent's next_agent was the orchestrator's own placeholder, not the model's.
+      if (outcome.kind === 'answer' && agent?.protocol !== 'none' && written !== route.to)
+        corrections.push(
+          `next_agent.name: model wrote ${JSON.stringify(written)}, route ${route.index} set ${JSON.stringify(route.to)}`,
+        );
+    }
     // What privacy did for this step (README "Privacy and guardrails"): counts, triggered rules, flag notes.
     const privacy = active.privacy?.takeForCommit(step) ?? { piiRedacted: null, guardrails: null, complianceNotes: [] };
     if (privacy.complianceNotes.length > 0) {
@@ -206,6 +221,8 @@ export class MessageCommitter {
       ...(attachments.length > 0 ? { attachments: attachmentList(attachments) } : {}),
       ...(handoff ? { handoff } : {}),
       ...(chatContext ? { chat_context: chatContext } : {}),
+      ...(route ? { route } : {}),
+      ...(outcome.kind === 'answer' && outcome.reasoning ? { reasoning: reasoningDigest(outcome.reasoning) } : {}),
     };
     // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
     const { entryHash } = await active.stored.commitMessage(record, auditInputOf(record, state));
@@ -233,6 +250,27 @@ export class MessageCommitter {
   }
 }
 
+/**
+ * The route its agent's `routes` decide for a committed message (SPEC §24): chain steps only (a
+ * plan task's next agent is the plan's), not a pause, not an end the orchestrator imposed.
+ */
+function routeOf(
+  agent: AgentDefinition | null,
+  step: PendingStep,
+  outcome: StepOutcome,
+  state: SessionState,
+  message: SentientMessage,
+): RouteDecision | null {
+  if (!agent?.routes?.length || outcome.kind === 'halt' || step.kind === 'task' || message.status.code === 'pending')
+    return null;
+  return decideRoute(agent, expressionBindings(state, message, lastMessagesByAgent(state, message)));
+}
+
+/** `[REASONING]`: its length in Unicode code points and its SHA-256. */
+function reasoningDigest(text: string): ReasoningDigest {
+  return { chars: [...text].length, sha256: sha256Hex(text) };
+}
+
 /** The audit entry of a journaled message, the same at its commit and when recovery appends it again. */
 export function auditInputOf(record: MessageRecord, state: SessionState): AuditEntryInput {
   const from = state.session.delegation;
@@ -252,5 +290,7 @@ export function auditInputOf(record: MessageRecord, state: SessionState): AuditE
     ...(record.attachments ? { attachments: record.attachments } : {}),
     ...(record.handoff ? { handoff: record.handoff } : {}),
     ...(record.chat_context ? { chatContext: record.chat_context } : {}),
+    ...(record.route ? { route: record.route } : {}),
+    ...(record.reasoning ? { reasoning: record.reasoning } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { sha256Hex } from '../sha256-hex.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { executionalAgents } from '../governance/routing-graph.js';
+import { sacpProtocolBlock } from './sacp-answer.js';
 
 export interface BuiltPrompt {
   system: string;
@@ -35,7 +36,9 @@ export function buildSystemPrompt(snapshot: GovernanceSnapshot, agent: AgentDefi
   const agentPath = agent.file ?? `govflow.config.yaml#agents.${agent.name}`;
   parts.push(fileBlock(agentPath, agent.instructions || agent.description));
   files.push(agentPath);
-  parts.push(protocolBlock(snapshot, agent, files));
+  // A free-text agent (SPEC §24) gets no message-format instructions; a SACP agent gets seed 000's.
+  if (agent.protocol !== 'none')
+    parts.push(agent.messageFormat === 'sacp' ? sacpProtocolBlock(agent) : protocolBlock(snapshot, agent, files));
   const system = parts.join('');
   const built = { system, systemSha256: sha256Hex(system), files };
   perSnapshot.set(agent.name, built);
@@ -119,14 +122,19 @@ function isMessage(
   );
 }
 
-/** The upstream message with the message it answered elided: otherwise every earlier message nests in the prompt. */
+/**
+ * The upstream message with the message it answered elided (otherwise every earlier message nests
+ * in the prompt), and without a `thought` a custom schema adds: reasoning is never passed on (SPEC §24).
+ */
 function promptView(content: unknown): unknown {
-  if (!isMessage(content) || !isMessage(content.input.content)) return content;
-  const earlier = content.input.content;
+  if (!isMessage(content)) return content;
+  const { thought: _thought, ...passed } = content as typeof content & { thought?: unknown };
+  if (!isMessage(passed.input.content)) return passed;
+  const earlier = passed.input.content;
   return {
-    ...content,
+    ...passed,
     input: {
-      source: content.input.source,
+      source: passed.input.source,
       content: `(message ${earlier.message_id} from ${earlier.agent.name}, omitted: it was handled earlier in the chain)`,
     },
   };

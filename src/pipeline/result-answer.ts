@@ -1,14 +1,21 @@
 /**
  * A result's `answer` (SPEC §9, §23): the text meant for the person. One place decides it, for the
- * result and for what the chat streams; the final agent's definition is passed so that an agent's
- * own say over its answer can be added here.
+ * result and for what the chat streams; the final agent's `answer:` expression (§24's language)
+ * overrides the default reading.
  */
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { SentientMessage } from '../message/sentient-message.js';
+import { answerFromExpression } from './answer-expression.js';
+import type { SessionState } from './session-state.js';
 
-/** The text of `message` meant for the person: its string output.content, else its string output.content.answer, else its status.message. */
-export function messageAnswer(message: SentientMessage, agent?: AgentDefinition | null): string {
-  void agent;
+/**
+ * The text of `message` meant for the person: what its agent's `answer:` expression gives (with the
+ * session's state); else its string output.content, else its string output.content.answer, else its
+ * status.message. An expression that cannot be evaluated falls back to that default reading.
+ */
+export function messageAnswer(message: SentientMessage, agent?: AgentDefinition | null, state?: SessionState): string {
+  const expressed = agent && state ? answerFromExpression(agent, message, state) : null;
+  if (expressed?.ok) return expressed.answer;
   const content: unknown = message.output?.content;
   if (typeof content === 'string') return content;
   if (typeof content === 'object' && content !== null && !Array.isArray(content)) {
@@ -27,7 +34,8 @@ export function resultAnswer(
   pausedQuestion: string | null,
   fallback: string,
   agent?: AgentDefinition | null,
+  state?: SessionState,
 ): string {
   if (pausedQuestion !== null) return pausedQuestion;
-  return decisive ? messageAnswer(decisive, agent) : fallback;
+  return decisive ? messageAnswer(decisive, agent, state) : fallback;
 }

@@ -76,7 +76,7 @@ export function buildResult(
     status,
     output: decisive?.output.content ?? null,
     message,
-    answer: cancel ? message : resultAnswer(final ?? null, state.paused?.question ?? null, message, finalAgent),
+    answer: cancel ? message : resultAnswer(final ?? null, state.paused?.question ?? null, message, finalAgent, state),
     conversation_id: state.session.chat?.conversation_id ?? state.session.session_id,
     conversation_turn: state.session.chat?.turn ?? 0,
     error,

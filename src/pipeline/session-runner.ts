@@ -35,6 +35,7 @@ import { commitCancel, orderFor } from './session-cancel.js';
 import { forkOrderOf, forkUnfinished, SessionForks } from './session-fork.js';
 import { ensureAttachments } from './session-attachments.js';
 import { createSession, generateSessionId } from './session-creation.js';
+import { renderStepInput } from './step-input.js';
 
 export class SessionRunner {
   private readonly now: () => Date;
@@ -328,15 +329,18 @@ export class SessionRunner {
       });
   }
 
-  private async runStep(active: ActiveSession, step: PendingStep, signal: AbortSignal): Promise<void> {
+  private async runStep(active: ActiveSession, next: PendingStep, signal: AbortSignal): Promise<void> {
     const { state } = active;
     // After a cancel (or a hard stop) no step starts: no model or tool call of this session is made.
     if (signal.aborted)
-      throw new SessionInterruptedError(`session ${state.session.session_id} stopped before ${step.agent}'s step`);
-    this.stepStarts.set(step, performance.now());
+      throw new SessionInterruptedError(`session ${state.session.session_id} stopped before ${next.agent}'s step`);
     const snapshot = this.deps.governance(state.session.session_id);
+    const agent = snapshot.agents.get(next.agent) ?? null;
+    // An `input:` template replaces the input before anything else sees it (SPEC §24).
+    const rendered = agent?.input ? renderStepInput(agent.input, next, state) : null;
+    const step = rendered?.ok ? rendered.step : next;
+    this.stepStarts.set(step, performance.now());
     const loopKey = loopKeyOf(step.agent, step.input);
-    const agent = snapshot.agents.get(step.agent) ?? null;
     let outcome: StepOutcome;
     if (!agent) {
       outcome = {
@@ -352,7 +356,9 @@ export class SessionRunner {
     } else {
       const attempted =
         limitReached(this.config.limits, state, step.agent, loopKey, this.now()) ??
-        (await this.attempts.run(active, step, snapshot, agent, signal));
+        (rendered && !rendered.ok
+          ? { kind: 'failure' as const, failure: rendered.failure, retryCount: 0 }
+          : await this.attempts.run(active, step, snapshot, agent, signal));
       // A tool call waits for approval: nothing to commit, the session is paused (README "Give an agent tools").
       if (attempted.kind === 'paused') return;
       outcome = attempted;

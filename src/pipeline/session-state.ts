@@ -277,7 +277,9 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
     };
     return;
   }
-  if (status === 'failed') {
+  // A route decided (SPEC §24) comes before on_failure: a failed message goes where it names, or ends.
+  const routed = record.route !== undefined && record.route.index !== null;
+  if (status === 'failed' && !routed) {
     if (record.on_failure) state.cursor = chainStep(record.on_failure, message.agent.name, message, message.message_id);
     else state.final = record;
     return;

@@ -11,7 +11,6 @@ import { isRetrying, retrySettings, withRetries } from '../llm/retrying-provider
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { executionalAgents } from '../governance/routing-graph.js';
-import { parseModelOutput } from '../message/message-parser.js';
 import { stampMessage } from '../message/message-stamping.js';
 import { MessageValidator } from '../message/message-validator.js';
 import type { ExchangeRecord, UsageFigures } from '../store/session-journal.js';
@@ -28,6 +27,8 @@ import { checkEvidence } from './evidence-check.js';
 import { attachmentModeOf, attachmentsPromptBlock, nativeFiles } from './session-attachments.js';
 import { guardStepInput, guardStepOutput, toolResultGuard } from './step-guardrails.js';
 import { withConnectionNotes } from '../llm/node-http-fetch.js';
+import { candidateOf } from './answer-protocols.js';
+import { SACP_SCHEMA } from './sacp-answer.js';
 
 /** A step's outcome, or a pause: a tool call waits for a person's approval and nothing is committed. */
 export type AttemptsOutcome = StepOutcome | { kind: 'paused' };
@@ -121,6 +122,8 @@ export class StepAttempts {
         if (limit) return limit;
       }
       let text = '';
+      // The provider's reasoning in this attempt's model turns (SPEC §24): journaled, hashed on the entry, never passed on.
+      const reasoning: string[] = [];
       const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
       const earlier = attempt === 0 ? [] : history.slice(0, -1);
       // Model turns of the tool loop: a turn that calls tools runs them and asks again.
@@ -151,7 +154,7 @@ export class StepAttempts {
         /** Journals the exchange (durable with the step's message: the store's commit) and tells listeners. */
         /** What happened to the call's connections (src/llm/node-http-fetch.ts): a stale socket replaced before the write. */
         const connection: string[] = [];
-        const finished = (modelUsed: string, error: string | null, usage: UsageFigures) => {
+        const finished = (modelUsed: string, error: string | null, usage: UsageFigures, thought?: string) => {
           const response = error === null ? text : null;
           events?.emit('model_call_finished', {
             sessionId,
@@ -185,6 +188,7 @@ export class StepAttempts {
             duration_ms: Math.round(performance.now() - started),
             at: this.now().toISOString(),
             ...(connection.length > 0 ? { connection: [...connection] } : {}),
+            ...(thought ? { reasoning: thought } : {}),
           };
           active.stored.recordExchange(record);
           applyRecord(state, record);
@@ -208,7 +212,10 @@ export class StepAttempts {
                 model,
                 temperature: agent.temperature,
                 maxTokens: agent.maxTokens,
-                jsonSchema: snapshot.messageSchema,
+                // A free-text agent answers prose: no JSON mode, no grammar.
+                ...(agent.protocol === 'none'
+                  ? { freeText: true }
+                  : { jsonSchema: agent.messageFormat === 'sacp' ? SACP_SCHEMA : snapshot.messageSchema }),
                 expectation: {
                   contentType: agent.contentType,
                   next: agent.next,
@@ -242,12 +249,22 @@ export class StepAttempts {
               : response.toolCalls;
           const usage = response.usage;
           const costUsd = this.deps.costUsd(response.model, usage);
-          finished(response.model, null, {
-            input_tokens: usage.inputTokens,
-            output_tokens: usage.outputTokens,
-            cached_input_tokens: usage.cachedInputTokens,
-            cost_usd: costUsd,
-          });
+          // Redacted like the answer: reasoning may quote what the input held.
+          const thought =
+            response.reasoning &&
+            (active.privacy ? active.privacy.redactForStep(step, response.reasoning) : response.reasoning);
+          if (thought) reasoning.push(thought);
+          finished(
+            response.model,
+            null,
+            {
+              input_tokens: usage.inputTokens,
+              output_tokens: usage.outputTokens,
+              cached_input_tokens: usage.cachedInputTokens,
+              cost_usd: costUsd,
+            },
+            thought || undefined,
+          );
           if (costUsd > 0) await this.deps.spend?.add(userOf(active), costUsd, this.now());
         } catch (error) {
           const tooLarge = signal.aborted ? undefined : findAnswerTooLarge(error);
@@ -326,7 +343,7 @@ export class StepAttempts {
       }
 
       lastRaw = text;
-      const parsed = parseModelOutput(text, this.config.message.max_depth);
+      const parsed = candidateOf(agent, text, this.config.message.max_depth);
       if (parsed.ok) {
         const provisional = stampMessage(
           parsed.value,
@@ -338,12 +355,14 @@ export class StepAttempts {
           const evidence = await checkEvidence(provisional.message, this.deps.tools, sessionId);
           if (evidence.ok) {
             const plan = guarded.intervened ? null : (outcome.plan ?? null);
+            const sources = [...reasoning, ...(parsed.thought ? [parsed.thought] : [])];
             return {
               kind: 'answer',
               candidate: guarded.candidate,
               plan,
               retryCount: attempt,
               promptFiles: prompt.files,
+              ...(sources.length > 0 ? { reasoning: sources.join('\n') } : {}),
               ...(evidence.files.length > 0 ? { evidence: evidence.files } : {}),
             };
           }

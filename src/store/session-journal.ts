@@ -19,6 +19,20 @@ export interface RequestInfo {
   metadata: Record<string, unknown> | null;
 }
 
+/** The `[ROUTE]` value of an audit entry (SPEC §24); `index` null when no route matched but a `when` failed. */
+export interface RouteDecision {
+  index: number | null;
+  when: string | null;
+  to: string | null;
+  errors?: Array<{ index: number; message: string }>;
+}
+
+/** `[REASONING]`: the accepted attempt's reasoning, all sources joined by a newline; `chars` in code points. */
+export interface ReasoningDigest {
+  chars: number;
+  sha256: string;
+}
+
 export interface SessionRecord {
   v: typeof JOURNAL_FORMAT;
   type: 'session';
@@ -123,6 +137,8 @@ export interface ExchangeRecord {
    * had closed before the request was written, replaced by a new one (src/llm/node-http-fetch.ts).
    */
   connection?: string[];
+  /** The provider's reasoning for this answer (SPEC §24); absent when it sent none. */
+  reasoning?: string;
 }
 
 export type StepKind = 'chain' | 'task' | 'limit';
@@ -163,6 +179,10 @@ export interface MessageRecord {
   handoff?: HandoffLine;
   /** On a chat turn's first message: its context's type, SHA-256 and size (`[CHAT_CONTEXT]` on its audit entry). */
   chat_context?: ChatContextLine;
+  /** The route its agent's `routes` decided (SPEC §24; `[ROUTE]` on its audit entry); absent: none applied. */
+  route?: RouteDecision;
+  /** Digest of the accepted attempt's reasoning (`[REASONING]` on its audit entry); its text stays in the exchanges. */
+  reasoning?: ReasoningDigest;
 }
 
 /** What names an operator's control and who sent it, as its record, a queued cancel and a fork's request write it. */

@@ -21,6 +21,8 @@ import type {
   HandoffLine,
   MessageRecord,
   ReplyRecord,
+  ReasoningDigest,
+  RouteDecision,
   SessionManifest,
   SessionRecord,
   VoidRecord,
@@ -69,6 +71,10 @@ export interface AuditEntryInput {
   attachments?: readonly AttachmentInfo[];
   /** A chat turn's context, on the session's first entry (`[CHAT_CONTEXT]`, docs/http-api.md "Chat"). */
   chatContext?: { type: string | null; sha256: string; bytes: number };
+  /** The route its agent's `routes` decided (`[ROUTE]`, SPEC §24). */
+  route?: RouteDecision | null;
+  /** The accepted attempt's reasoning digest (`[REASONING]`, SPEC §24). */
+  reasoning?: ReasoningDigest | null;
 }
 
 /** The `[CONTROL]` line of an operator's entry, keys in this order. */

@@ -62,6 +62,7 @@ ${
 }
 ${history ? `<h4>earlier turns</h4>${history}` : ''}
 <h4>prompt</h4>${preformatted(exchange.prompt)}
+${exchange.reasoning ? `<h4>reasoning (kept here, never passed on)</h4>${preformatted(exchange.reasoning)}` : ''}
 <h4>raw answer</h4>${exchange.response === null ? '<p>none</p>' : preformatted(exchange.response)}
 ${exchange.error ? `<h4>error</h4>${preformatted(exchange.error)}` : ''}
 </details>`
