@@ -94,13 +94,9 @@ function chatRoot(extra: string[]): string {
 
 /**
  * Two turns of one conversation on the daemon at `root`; checks the prompts and the
- * `[CHAT_CONTEXT]` line, and returns the system/ files that must hold no original.
+ * audit lines (`[CHAT_CONTEXT]`, `[PII_REDACTED]`), and returns the system/ files that must hold no original.
  */
-async function twoTurns(
-  root: string,
-  chatContextLine: () => Promise<string[]>,
-  resultAnswer: string,
-): Promise<string[]> {
+async function twoTurns(root: string, logLines: () => Promise<string[]>, resultAnswer: string): Promise<string[]> {
   const env = { [OPENAI.keyEnv]: OPENAI.key, GOVFLOW_VAULT_KEY: KEY };
   const daemon = await startDaemon(root, { env, readyTimeoutMs: 30_000 });
   const url = httpUrlOf(daemon.readyLine);
@@ -123,7 +119,12 @@ async function twoTurns(
     owner: { email: '[EMAIL_1]' },
     notes: ['cc [EMAIL_1]'],
   });
-  expect(await chatContextLine()).toEqual([
+  // The context's two addresses counted on the entry agent's entry (user input), the answer's on the final agent's.
+  expect((await logLines()).filter((line) => line.startsWith('[PII_REDACTED]'))).toEqual([
+    '[PII_REDACTED]: {"email":2}',
+    '[PII_REDACTED]: {"email":1}',
+  ]);
+  expect((await logLines()).filter((line) => line.startsWith('[CHAT_CONTEXT]'))).toEqual([
     `[CHAT_CONTEXT]: ${JSON.stringify({ type: 'workflow', sha256: sha256(contextJson), bytes: Buffer.byteLength(contextJson) })}`,
   ]);
 
@@ -170,8 +171,8 @@ describe('a chat turn keeps no PII original outside the vault', () => {
     const logLines = async () =>
       readdirSync(path.join(root, 'system', 'logs'))
         .filter((name) => name.endsWith('.log'))
-        .flatMap((name) => readFileSync(path.join(root, 'system', 'logs', name), 'utf8').split('\n'))
-        .filter((line) => line.startsWith('[CHAT_CONTEXT]'));
+        .flatMap((name) => readFileSync(path.join(root, 'system', 'logs', name), 'utf8').split('\n'));
+
     // Its result has the original back (restore_in_result), and so has the history of turn 1's order.
     const files = await twoTurns(root, logLines, `Ask ${BOB} about it.`);
     // The archived chat requests are among them (their context and history redacted in place).
@@ -188,9 +189,10 @@ describe('a chat turn keeps no PII original outside the vault', () => {
       server = await startModel();
       const root = chatRoot([`store: { kind: postgres, url: "${pg!.url}", schema: ${pg!.schema} }`]);
       const auditLines = async () =>
-        (await pg!.query<{ entry: string }>('select entry from audit_entries order by position'))
-          .flatMap((row) => row.entry.split('\n'))
-          .filter((line) => line.startsWith('[CHAT_CONTEXT]'));
+        (await pg!.query<{ entry: string }>('select entry from audit_entries order by position')).flatMap((row) =>
+          row.entry.split('\n'),
+        );
+
       // The store's result is redacted (the outbox's alone is restored): the history has turn 0's placeholder.
       const files = await twoTurns(root, auditLines, 'Ask [EMAIL_2] about it.');
       expectNoOriginalIn(files);
