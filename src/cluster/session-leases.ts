@@ -109,7 +109,7 @@ export class SessionLeases {
         ? await this.vaults.redactRequest(
             request.sessionId,
             request.inheritsFrom ?? null,
-            { text: request.text, metadata: request.metadata },
+            { text: request.text, metadata: request.metadata, ...(request.chat ? { chat: request.chat } : {}) },
             request.redactFile ?? null,
           )
         : null;
@@ -120,7 +120,7 @@ export class SessionLeases {
       source_file: request.sourceFile,
       claimed_path: request.claimedPath,
       ...(request.fork ? { fork: request.fork } : {}),
-      ...(request.chat ? { chat: request.chat } : {}),
+      ...(request.chat ? { chat: redacted?.value.chat ?? request.chat } : {}),
       ...(request.attachments ? { attachments: request.attachments.files } : {}),
       ...(redacted && Object.keys(redacted.counts).length > 0 ? { pii_counts: redacted.counts } : {}),
     };

@@ -15,6 +15,7 @@ import type { PiiCounts } from '../privacy/pii-redactor.js';
 import { PiiRedactor } from '../privacy/pii-redactor.js';
 import type { SessionVault, VaultEntry } from '../privacy/pii-vault.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
+import { chatOrderOf, redactChatOrder } from '../pipeline/chat-turn.js';
 import { sealVault, unsealVault } from '../privacy/vault-cipher.js';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 import { LeaseLostError, StoreUnavailableError } from './store-committer.js';
@@ -101,10 +102,10 @@ export class StoreVaults {
   async redactRequest(
     sessionId: string,
     inheritsFrom: string | null,
-    request: { text: string; metadata: Record<string, unknown> | null },
+    request: { text: string; metadata: Record<string, unknown> | null; chat?: Record<string, unknown> },
     file: string | null,
   ): Promise<
-    RedactedInput<{ text: string; metadata: Record<string, unknown> | null }> & {
+    RedactedInput<{ text: string; metadata: Record<string, unknown> | null; chat?: Record<string, unknown> }> & {
       commit(client: pg.PoolClient): Promise<void>;
     }
   > {
@@ -113,6 +114,8 @@ export class StoreVaults {
     return this.redacting(sessionId, privacy, file, () => ({
       text: privacy.redactUserText(request.text),
       metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null,
+      // A chat turn's context and history, in the order the session redacts them (session-creation.ts).
+      ...(request.chat ? { chat: redactedChat(request.chat, privacy) } : {}),
     }));
   }
 
@@ -193,6 +196,14 @@ export class StoreVaults {
       }
     });
   }
+}
+
+/** A chat order's context and history redacted; a damaged order (claimed-run.ts leaves it out) redacted whole. */
+function redactedChat(chat: Record<string, unknown>, privacy: SessionPrivacy): Record<string, unknown> {
+  const order = chatOrderOf(chat);
+  return typeof order === 'string'
+    ? privacy.redactUserValue(chat)
+    : (redactChatOrder(order, privacy) as unknown as Record<string, unknown>);
 }
 
 function readText(file: string): string {

@@ -57,18 +57,31 @@ export function chatOrderOf(value: unknown): ChatOrder | string {
   return value as unknown as ChatOrder;
 }
 
+/**
+ * An order's context and history with PII replaced by placeholders (counted as user input): for
+ * the session record, and for cluster mode's intake before the store keeps the request.
+ */
+export function redactChatOrder(order: ChatOrder, privacy: SessionPrivacy): ChatOrder {
+  return {
+    ...order,
+    context: order.context === null ? null : privacy.redactUserValue(order.context),
+    history: order.history.map((turn) => ({
+      message: privacy.redactUserText(turn.message),
+      answer: privacy.redactUserText(turn.answer),
+    })),
+  };
+}
+
 /** The session record's chat of an order: context and history with PII replaced by placeholders. */
 export function sessionChatOf(order: ChatOrder, privacy: SessionPrivacy): SessionChat {
+  const redacted = redactChatOrder(order, privacy);
   return {
     conversation_id: order.conversation_id,
     turn: order.turn,
     context_type: order.context_type,
     context_file: order.context_file,
-    context_json: order.context === null ? null : JSON.stringify(privacy.redactUserValue(order.context)),
-    history: order.history.map((turn) => ({
-      message: privacy.redactUserText(turn.message),
-      answer: privacy.redactUserText(turn.answer),
-    })),
+    context_json: redacted.context === null ? null : JSON.stringify(redacted.context),
+    history: redacted.history,
   };
 }
 
