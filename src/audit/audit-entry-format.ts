@@ -86,6 +86,7 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
   lines.push(...formatToolAuditLines(input.tools));
   if (input.control) lines.push(`[CONTROL]: ${encodeJson(input.control)}`);
   if (input.forkedFrom) lines.push(`[FORKED_FROM: ${escapeText(input.forkedFrom)}]`);
+  if (input.stewardAdvice) lines.push(`[STEWARD_ADVICE: ${escapeText(input.stewardAdvice)}]`);
   if (input.notRepeated && input.notRepeated.length > 0) lines.push(`[NOT_REPEATED]: ${encodeJson(input.notRepeated)}`);
   return lines.join('\n') + '\n';
 }

@@ -60,6 +60,8 @@ export interface ParsedAuditEntry {
   control: Record<string, unknown> | null;
   /** A message a fork reused: the original entry's hash. */
   forkedFrom: string | null;
+  /** A step a steward retried with advice: the advice's SHA-256 (`[STEWARD_ADVICE]`). */
+  stewardAdvice?: string;
   /** Calls a fork did not repeat (`[NOT_REPEATED]`). */
   notRepeated: Array<Record<string, unknown>> | null;
   /** `[ATTACHMENTS]`: on a session's first entry when its request came with files (docs/attachments.md). */
@@ -133,6 +135,7 @@ const VALUE_TAGS = [
   'PARENT_SESSION_ID',
   'DEPTH',
   'FORKED_FROM',
+  'STEWARD_ADVICE',
 ];
 const SECTION_TAGS = [
   'CORRECTIONS',
@@ -307,6 +310,11 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     if (value !== undefined) tools = { ...tools, [name]: value };
   }
 
+  const stewardAdvice = field(
+    'STEWARD_ADVICE',
+    (written) => (/^[0-9a-f]{64}$/.test(written) ? written : invalid('STEWARD_ADVICE is not 64 lowercase hex digits')),
+    () => null,
+  );
   const attachments = field(
     'ATTACHMENTS',
     (written) => {
@@ -353,6 +361,7 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
       () => null,
     ),
     notRepeated,
+    ...(stewardAdvice ? { stewardAdvice } : {}),
     ...(tools ? { tools } : {}),
     ...(attachments ? { attachments } : {}),
   };

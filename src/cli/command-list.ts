@@ -115,6 +115,15 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     load: async () => (await import('./control-commands.js')).forkSessionCommand,
   },
   {
+    name: 'intervene',
+    usage:
+      'govflow intervene SESSION_ID --retry [--advice TEXT] | --fail [--reason TEXT] | --continue [--cost-usd N] [--minutes N] [--root DIR]',
+    summary:
+      "a steward's decision for a session waiting in intervention_required: run the failed agent again with advice, or end it failed " +
+      '(exit 0 applied, 1 not waiting for a steward, 2 unknown session, 3 no daemon runs)',
+    load: async () => (await import('./control-commands.js')).interveneCommand,
+  },
+  {
     name: 'test',
     usage: 'govflow test [--root DIR] [NAME…] [--update]',
     summary:

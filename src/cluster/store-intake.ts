@@ -126,6 +126,14 @@ export class StoreIntake {
         ...controlFieldsOf(order),
       });
       verdict = refused === null ? { status: 'accepted' } : { status: 'refused', reason: refused };
+    } else if (item.action === 'intervene') {
+      // A steward's decision is applied by the files backend only (docs/run-control.md "Steward").
+      verdict = {
+        status: 'refused',
+        reason:
+          `a steward's decision cannot be applied in cluster mode yet: cancel, retry or fork session ` +
+          `"${item.sessionId}" instead`,
+      };
     } else verdict = await this.enqueueFork(item, order);
     if (verdict.status === 'refused') await reject(verdict.reason!);
     else archive();

@@ -79,6 +79,11 @@ export const CONFIG_DEFAULTS = {
     /** Delegation: tokens one child session may use; null = no budget beyond the session's own. */
     max_tokens_per_delegation: null as number | null,
     /**
+     * `intervene`: a failed message of any agent without an `on_failure` of its own pauses its
+     * session in `intervention_required` for a steward (docs/run-control.md). Null: it ends failed.
+     */
+    on_failure: null as 'intervene' | null,
+    /**
      * USD a user may spend on model calls per day in `timezone` (docs/webhooks.md "Budgets"):
      * `{ default: 5, alice: 50 }`; a user not named gets `default` (none: no limit). Past it the
      * user's sessions end failed with BUDGET_EXCEEDED before their next model call. Null: no limit.

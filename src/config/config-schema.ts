@@ -78,6 +78,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'session_paused',
   'approval_requested',
   'session_cancelled',
+  'intervention_required',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -155,6 +156,7 @@ export const CONFIG_SCHEMA = {
         max_depth: { type: 'integer', minimum: 0 },
         delegation_deadline_ms: positiveInteger,
         max_tokens_per_delegation: { type: ['integer', 'null'], minimum: 1 },
+        on_failure: { enum: ['intervene', null] },
         user_daily_usd: {
           type: ['object', 'null'],
           propertyNames: { pattern: '^[A-Za-z0-9._@-]{1,128}$' },

@@ -36,11 +36,17 @@ export class InboxControls {
   async apply(item: IntakeControl): Promise<void> {
     const order = controlOrderFor(item);
     let verdict: ControlVerdict;
+    /** A steward's decision: the session's run that follows it, once the decision is settled. */
+    let thereafter: (() => Promise<void>) | null = null;
     try {
-      verdict =
-        item.action === 'cancel'
-          ? await this.cancel(item, { ...order, claimedPath: item.claimedPath })
-          : await this.fork(item, order);
+      if (item.action === 'intervene') {
+        thereafter = await this.intervene(item, order);
+        verdict = { status: 'applied' };
+      } else
+        verdict =
+          item.action === 'cancel'
+            ? await this.cancel(item, { ...order, claimedPath: item.claimedPath })
+            : await this.fork(item, order);
     } catch (error) {
       if (!(error instanceof ControlRejectedError)) {
         if (!(error instanceof SessionInterruptedError))
@@ -68,6 +74,50 @@ export class InboxControls {
       this.intake()?.archive([{ claimedPath: item.claimedPath, sourceFile: item.sourceFile }]);
     }
     settleControl(item, verdict, { paths: config.paths, durable: config.daemon.fsync, log: this.context.log, events });
+    await thereafter?.();
+  }
+
+  /**
+   * A steward's decision (docs/run-control.md): applied once no run of the session is left here,
+   * durably; returns the run that follows it (the retried step, or the failed end), which holds
+   * the session like any run of it and logs how it broke off.
+   */
+  private async intervene(item: IntakeControl, order: ControlOrder): Promise<() => Promise<void>> {
+    const { runner } = this.context.runtime;
+    const sessionId = item.sessionId;
+    if (!runner.sessionExists(sessionId))
+      throw new ControlRejectedError(`no session "${sessionId}" exists here: check the session_id`);
+    while (this.sessionRuns.busy(sessionId) || runner.runs(sessionId)) {
+      if (this.sessionRuns.busy(sessionId)) await this.sessionRuns.ended(sessionId);
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const end = this.sessionRuns.begin(sessionId);
+    let run: () => Promise<unknown>;
+    try {
+      run = await runner.intervene(
+        sessionId,
+        { ...order, decision: item.decision ?? 'retry', advice: item.advice },
+        this.context.signal,
+      );
+    } catch (error) {
+      end();
+      throw error;
+    }
+    return async () => {
+      try {
+        await run();
+      } catch (error) {
+        if (error instanceof SessionInterruptedError)
+          this.context.log.warn('session interrupted by shutdown; it resumes at next start', { session: sessionId });
+        else
+          this.context.log.error('session crashed; it resumes from its journal at next start', {
+            session: sessionId,
+            error: errorMessage(error),
+          });
+      } finally {
+        end();
+      }
+    };
   }
 
   /** Cancels the session wherever it stands here: running, being answered, paused, stopped by a crash, or queued. */

@@ -12,6 +12,7 @@ import type { ControlAction } from '../intake/control-file.js';
 import { findQueuedRequest } from '../intake/queued-claims.js';
 import { isPlainObject } from '../message/json-text.js';
 import { forkPoint } from '../pipeline/fork-point.js';
+import type { SessionState } from '../pipeline/session-state.js';
 import { mayActOn, maySee, type Caller } from './http-auth.js';
 import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
 import { callerOf, stringParam, type RouteContext } from './http-routes.js';
@@ -20,6 +21,15 @@ import { callerOf, stringParam, type RouteContext } from './http-routes.js';
 const SETTLE_TIMEOUT_MS = 30_000;
 
 const BULK_FIELDS = ['status', 'user', 'since', 'reason', 'dry_run'];
+
+/** The standing of a session waiting for a steward (docs/run-control.md). */
+const WAITING = 'intervention_required';
+
+/** An unfinished session's standing: running, paused, or waiting for a steward. */
+function pausedStatus(paused: SessionState['paused']): string {
+  if (!paused) return 'running';
+  return paused.awaiting === 'intervention' ? WAITING : 'paused';
+}
 
 function requireActor(caller: Caller): void {
   if (caller.role === 'auditor')
@@ -36,7 +46,7 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
   /** Where the session stands, whoever runs it: its journal, the store, or its queued claim. */
   const standingOf = async (sessionId: string): Promise<SessionStanding | null> => {
     const view = lookup.session(sessionId);
-    if (view) return { user: view.user, status: view.finishedStatus ?? (view.state.paused ? 'paused' : 'running') };
+    if (view) return { user: view.user, status: view.finishedStatus ?? pausedStatus(view.state.paused) };
     if (reads.sessionStanding) return reads.sessionStanding(sessionId);
     const noted = lookup.queuedSession(sessionId);
     if (noted) return { user: noted.user, status: 'queued' };
@@ -64,7 +74,7 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
     const caller = callerOf(request);
     const sessionId = stringParam(request, 'session_id');
     const standing = await target(caller, sessionId);
-    if (!(CANCELLABLE_STATUSES as readonly string[]).includes(standing.status))
+    if (!(CANCELLABLE_STATUSES as readonly string[]).includes(standing.status) && standing.status !== WAITING)
       throw conflict(
         `session "${sessionId}" has already ended (${standing.status}): only a running, queued or paused session can be cancelled`,
       );
@@ -115,6 +125,28 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
       });
     });
   }
+
+  app.post('/v1/sessions/:session_id/intervene', async (request, reply) => {
+    const caller = callerOf(request);
+    const sessionId = stringParam(request, 'session_id');
+    const standing = await target(caller, sessionId);
+    if (standing.status !== WAITING)
+      throw conflict(`session "${sessionId}" is not waiting for a steward: it is ${standing.status}`);
+    const outcome = await intake.control(sessionId, 'intervene', request.body, caller.user, {
+      events: context.events,
+      timeoutMs: SETTLE_TIMEOUT_MS,
+    });
+    if (outcome === null)
+      throw new HttpProblem(
+        503,
+        'stopping',
+        `the daemon did not take the decision within ${SETTLE_TIMEOUT_MS / 1000} s; it waits in system/processing/ and is applied once the daemon can`,
+      );
+    if (outcome.status === 'refused') throw conflict(outcome.reason ?? 'the decision was refused');
+    const decided = lookup.session(sessionId);
+    const status = decided?.finishedStatus ?? (decided ? pausedStatus(decided.state.paused) : 'running');
+    return reply.code(202).send({ session_id: sessionId, status });
+  });
 
   app.post('/v1/sessions/cancel', async (request) => {
     if (context.isStopping()) throw stopping();

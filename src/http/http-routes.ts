@@ -227,6 +227,10 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
           : 'is running and not waiting for anyone';
       throw conflict(`session "${sessionId}" ${why}; a reply only resumes a session whose result is pending`);
     }
+    if (view.state.paused.awaiting === 'intervention')
+      throw conflict(
+        `session "${sessionId}" waits for a steward's decision, not a reply: POST /v1/sessions/${sessionId}/intervene`,
+      );
     await intake.reply(sessionId, request.body, caller.user, view.state.paused.awaiting ?? 'reply');
     return reply
       .code(202)

@@ -94,10 +94,12 @@ export class SessionLookup {
     };
   }
 
-  /** The status of the session's result once it is final (not `pending`, a pause's). */
+  /** The status of the session's result once it is final (not `pending` or `intervention_required`, a pause's). */
   private finalResultStatus(state: SessionState): string | null {
     const result = this.reads.result(state.session.request_id);
     if (result?.session_id !== state.session.session_id) return null;
-    return typeof result.status === 'string' && result.status !== 'pending' ? result.status : null;
+    return typeof result.status === 'string' && result.status !== 'pending' && result.status !== 'intervention_required'
+      ? result.status
+      : null;
   }
 }

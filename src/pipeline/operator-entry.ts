@@ -18,6 +18,7 @@ const ACTION_WORDS: Record<ControlRecord['action'], string> = {
   fork: 'Forked',
   retry: 'Retried',
   rerun: 'Re-run',
+  intervene: 'Decided',
 };
 
 /** The `[STATUS]` message of an operator's entry: what was done, by whom. */
@@ -27,6 +28,15 @@ export function describeControl(record: ControlRecord): string {
     const via = record.via_session ? ` (with its parent session ${record.via_session})` : '';
     return `Cancelled by ${record.by}${via}${why}`;
   }
+  if (record.action === 'intervene') {
+    const what =
+      record.decision === 'retry'
+        ? `the failed step runs again${record.advice ? ' with advice' : ''}`
+        : record.decision === 'fail'
+          ? 'the session ends failed'
+          : 'the session continues';
+    return `Steward ${record.by} decided ${record.decision ?? '?'}: ${what}${why}`;
+  }
   const reused =
     (record.from ?? 1) > 1 ? `messages 1–${(record.from ?? 1) - 1} reused with no model call` : 'nothing reused';
   return `${ACTION_WORDS[record.action]} by ${record.by} from session ${record.of_session ?? '?'} at message ${record.from ?? 1} (${reused})${why}`;
@@ -34,6 +44,16 @@ export function describeControl(record: ControlRecord): string {
 
 /** The `[CONTROL]` line: action, by, claimed_by?, reason, at (in the configured zone), of_session?, from?. */
 export function controlLine(record: ControlRecord, timezone: string): ControlAuditLine {
+  if (record.action === 'intervene')
+    return {
+      action: record.action,
+      decision: record.decision ?? 'retry',
+      by: record.by,
+      ...(record.claimed_by !== null ? { claimed_by: record.claimed_by } : {}),
+      reason: record.reason,
+      ...(record.advice_sha256 ? { advice_sha256: record.advice_sha256 } : {}),
+      at: isoInTimeZone(new Date(record.at), timezone),
+    };
   return {
     action: record.action,
     by: record.by,

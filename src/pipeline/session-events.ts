@@ -69,7 +69,7 @@ export interface SessionEventMap {
   pending: {
     sessionId: string;
     question: string;
-    awaiting: 'reply' | 'approval';
+    awaiting: 'reply' | 'approval' | 'intervention';
     pause: string;
     /** Which pause since the last message (SessionState.pausesSinceMessage); other daemons' notices (cluster) lack it. */
     ordinal?: number;

@@ -68,7 +68,13 @@ export class SessionFinisher {
         status: result.status,
       });
     this.deps.log?.info(
-      paused ? 'session paused for a reply' : state.cancelled ? 'session cancelled' : 'session finished',
+      paused
+        ? paused.awaiting === 'intervention'
+          ? 'session waits for a steward'
+          : 'session paused for a reply'
+        : state.cancelled
+          ? 'session cancelled'
+          : 'session finished',
       {
         session: state.session.session_id,
         request: state.session.request_id,
@@ -148,7 +154,7 @@ export class SessionFinisher {
 /** Seed 001's job state of a session, as its manifest names it. */
 export function stateName(state: SessionState): SessionStateName {
   if (state.cancelled) return 'CANCELLED';
-  if (state.paused) return 'PAUSED';
+  if (state.paused) return state.paused.awaiting === 'intervention' ? 'INTERVENTION_REQUIRED' : 'PAUSED';
   if (!state.final) return 'RUNNING';
   if (state.final.halt) return state.final.halt;
   // Records written before the halt field existed carry the state only in their notes.

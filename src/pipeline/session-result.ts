@@ -7,11 +7,12 @@ import type { SessionState } from './session-state.js';
 import { describeControl } from './operator-entry.js';
 import type { Lineage } from '../store/session-journal.js';
 import { attachmentList, type AttachmentInfo } from '../store/attachment-records.js';
+import { interventionOf, type InterventionInfo } from './steward-summary.js';
 
 /** Version of the result document. */
 export const RESULT_FORMAT = 1 as const;
 
-export type ResultStatus = 'success' | 'partial' | 'failed' | 'pending' | 'cancelled';
+export type ResultStatus = 'success' | 'partial' | 'failed' | 'pending' | 'cancelled' | 'intervention_required';
 
 export interface ResultDocument {
   format: typeof RESULT_FORMAT;
@@ -34,6 +35,8 @@ export interface ResultDocument {
   control?: { action: 'cancel'; by: string; reason: string | null; at: string };
   /** A session made by fork, retry or re-run: where it comes from (docs/run-control.md). */
   lineage?: Lineage;
+  /** A session waiting for a steward's decision on a failed message (docs/run-control.md). */
+  intervention?: InterventionInfo;
   /** The request's attachments (docs/attachments.md), as its first audit entry lists them; absent: none. */
   attachments?: AttachmentInfo[];
 }
@@ -44,11 +47,14 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
   const last = state.messages[state.messages.length - 1]?.message;
   const decisive = final ?? last;
   const cancel = state.cancelled;
+  const intervention = interventionOf(state);
   const status: ResultStatus = cancel
     ? 'cancelled'
-    : state.paused
-      ? 'pending'
-      : ((final?.status.code as ResultStatus | undefined) ?? 'failed');
+    : intervention
+      ? 'intervention_required'
+      : state.paused
+        ? 'pending'
+        : ((final?.status.code as ResultStatus | undefined) ?? 'failed');
   const error = !cancel && decisive?.error?.has_error ? { ...decisive.error } : null;
   const lineage = state.session.lineage;
   return {
@@ -60,7 +66,7 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
     output: decisive?.output.content ?? null,
     message: cancel
       ? describeControl(cancel)
-      : state.paused
+      : state.paused && !intervention
         ? state.paused.question
         : (decisive?.status.message ?? 'the session ended without a message'),
     error,
@@ -96,5 +102,6 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
         }
       : {}),
     ...(lineage ? { lineage: { ...lineage } } : {}),
+    ...(intervention ? { intervention } : {}),
   };
 }

@@ -34,6 +34,7 @@ import { commitCancel, orderFor } from './session-cancel.js';
 import { forkOrderOf, forkUnfinished, SessionForks } from './session-fork.js';
 import { ensureAttachments } from './session-attachments.js';
 import { createSession, generateSessionId } from './session-creation.js';
+import { commitDecision, type StewardOrder } from './steward-decision.js';
 
 export class SessionRunner {
   private readonly now: () => Date;
@@ -189,6 +190,35 @@ export class SessionRunner {
     } finally {
       entered.release();
     }
+  }
+
+  /**
+   * Applies a steward's decision to a session waiting for one (docs/run-control.md) and returns
+   * once it is durable, with the run that follows it: the failed agent again (retry) or the
+   * session's end (fail). A decision that cannot apply is a ControlRejectedError.
+   */
+  async intervene(sessionId: string, order: StewardOrder, signal: AbortSignal): Promise<() => Promise<SessionOutcome>> {
+    if (!isSessionId(sessionId) || !this.sessionExists(sessionId))
+      throw new ControlRejectedError(`no session "${sessionId}" exists: check the session_id`, { sessionId });
+    const entered = this.controls.enter(sessionId, signal);
+    let active: ActiveSession | null = null;
+    try {
+      active = await this.openSession(sessionId);
+      await this.mendAuditLog(active);
+      await commitDecision(active, order, this.deps, this.now);
+    } catch (error) {
+      if (active) await this.closeJournal(active);
+      entered.release();
+      throw error;
+    }
+    const decided = active;
+    return async () => {
+      try {
+        return await this.run(decided, entered.signal);
+      } finally {
+        entered.release();
+      }
+    };
   }
 
   private async recover(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {

@@ -18,6 +18,9 @@ import type {
 } from '../store/tool-journal-records.js';
 import { GovflowError } from '../errors.js';
 import { chainStep, skippedTasks, type PendingStep, type PlanState } from './session-steps.js';
+import { INTERVENE } from '../governance/agent-definition.js';
+
+export { INTERVENE };
 
 /** One model turn of a tool loop, with the results journaled so far. */
 export interface ToolLoopTurn {
@@ -43,8 +46,11 @@ export interface SessionState {
     messageId: string;
     question: string;
     input: unknown;
-    /** Set when a tool call waits for a person's approval rather than the agent for a reply. */
-    awaiting?: 'approval';
+    /**
+     * Set when a tool call waits for a person's approval, or a failed message for a steward's
+     * decision (`intervention`, docs/run-control.md), rather than the agent for a reply.
+     */
+    awaiting?: 'approval' | 'intervention';
     callId?: string;
     tool?: string;
     /** SHA-256 of the waiting call's arguments (canonical JSON). */
@@ -84,6 +90,8 @@ export interface SessionState {
   /** The fork, retry or re-run that made this session, and how many of the original's records it has reused so far. */
   lineage: ControlRecord | null;
   reusedSoFar: number;
+  /** Steward decisions applied (docs/run-control.md), by their operator entry's id. */
+  decisions: Map<string, ControlRecord>;
 }
 
 export function emptyUsage(): UsageFigures {
@@ -116,6 +124,7 @@ export function initialState(session: SessionRecord): SessionState {
     cancelled: null,
     lineage: null,
     reusedSoFar: 0,
+    decisions: new Map(),
   };
 }
 
@@ -196,6 +205,10 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
 }
 
 function applyControl(state: SessionState, record: ControlRecord): void {
+  if (record.action === 'intervene') {
+    applyStewardDecision(state, record);
+    return;
+  }
   if (record.action !== 'cancel') {
     state.lineage = record;
     return;
@@ -258,8 +271,7 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
     return;
   }
   if (status === 'failed') {
-    if (record.on_failure) state.cursor = chainStep(record.on_failure, message.agent.name, message, message.message_id);
-    else state.final = record;
+    routeFailure(state, record);
     return;
   }
   if (record.plan) {
@@ -275,6 +287,51 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
   if (message.next_agent.name)
     state.cursor = chainStep(message.next_agent.name, message.agent.name, message, message.message_id);
   else state.final = record;
+}
+
+/**
+ * Where a failed chain message goes (after any route an agent declares ahead of it): the agent its
+ * `on_failure` names, a pause for a steward (`on_failure: intervene`, docs/run-control.md), or the end.
+ */
+function routeFailure(state: SessionState, record: MessageRecord): void {
+  const message = record.message;
+  if (record.on_failure === INTERVENE) {
+    state.pausesSinceMessage = 1;
+    state.paused = {
+      agent: message.agent.name,
+      messageId: message.message_id,
+      question: message.status.message,
+      input: message.input.content,
+      awaiting: 'intervention',
+    };
+  } else if (record.on_failure) {
+    state.cursor = chainStep(record.on_failure, message.agent.name, message, message.message_id);
+  } else {
+    state.final = record;
+  }
+}
+
+/** A steward's decision on the failed message the session waits with: run its agent again, or end as it would have. */
+function applyStewardDecision(state: SessionState, record: ControlRecord): void {
+  state.decisions.set(record.control_id, record);
+  if (record.claimed_path) state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
+  const paused = state.paused;
+  if (paused?.awaiting !== 'intervention') return;
+  const failed = state.messages.find((candidate) => candidate.message.message_id === paused.messageId);
+  if (!failed) return;
+  state.paused = null;
+  if (record.decision === 'fail') {
+    state.final = failed;
+    return;
+  }
+  // The same input again, as the next message: its earlier try no longer counts as a loop.
+  state.loopKeys.delete(failed.loop_key);
+  state.runStartedAt = record.at;
+  state.cursor = {
+    ...chainStep(failed.message.agent.name, failed.message.input.source, failed.message.input.content, null),
+    parentMessageId: failed.message.metadata.parent_message_id,
+    ...(record.advice ? { advice: { text: record.advice, sha256: record.advice_sha256 ?? '' } } : {}),
+  };
 }
 
 function settlePlanIfDone(state: SessionState): void {
@@ -327,5 +384,6 @@ export function foldRecords(records: JournalRecord[]): SessionState {
 
 /** Names one pause: the tool call awaiting approval, or the message whose question is pending. */
 export function pauseKeyOf(paused: NonNullable<SessionState['paused']>): string {
-  return paused.awaiting === 'approval' ? `approval:${paused.callId ?? ''}` : `reply:${paused.messageId}`;
+  if (paused.awaiting === 'approval') return `approval:${paused.callId ?? ''}`;
+  return paused.awaiting === 'intervention' ? `intervention:${paused.messageId}` : `reply:${paused.messageId}`;
 }

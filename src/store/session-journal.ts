@@ -135,6 +135,8 @@ export interface MessageRecord {
   not_repeated?: NotRepeatedCall[];
   /** On the session's first message: its request's attachments (`[ATTACHMENTS]` on its audit entry). */
   attachments?: AttachmentInfo[];
+  /** A step a steward retried with advice (docs/run-control.md): the advice's SHA-256 (`[STEWARD_ADVICE]`). */
+  steward_advice?: string;
 }
 
 /** What names an operator's control and who sent it, as its record, a queued cancel and a fork's request write it. */
@@ -159,7 +161,7 @@ export interface ControlFields {
 export interface ControlRecord extends ControlFields {
   v: typeof JOURNAL_FORMAT;
   type: 'control';
-  action: 'cancel' | 'fork' | 'retry' | 'rerun';
+  action: 'cancel' | 'fork' | 'retry' | 'rerun' | 'intervene';
   at: string;
   /** The claimed control file, archived when the session ends; null when it was archived already. */
   claimed_path: string | null;
@@ -173,7 +175,14 @@ export interface ControlRecord extends ControlFields {
   /** How many of the original's records (messages and replies) the fork reuses. */
   reused?: number;
   not_repeated?: NotRepeatedCall[];
+  /** A steward's decision on a session waiting for one (docs/run-control.md), with its advice for a retry. */
+  decision?: StewardDecision;
+  advice?: string | null;
+  advice_sha256?: string | null;
 }
+
+/** What a steward decides for a session waiting in `intervention_required` (docs/run-control.md). */
+export type StewardDecision = 'retry' | 'fail' | 'continue';
 
 export interface ReplyRecord {
   v: typeof JOURNAL_FORMAT;
@@ -229,7 +238,16 @@ export type JournalRecord =
 
 /** Seed 001's job states. */
 export type SessionStateName =
-  'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCESS' | 'PARTIAL' | 'FAILED' | 'HALTED_COST' | 'HALTED_TIME' | 'CANCELLED';
+  | 'PENDING'
+  | 'RUNNING'
+  | 'PAUSED'
+  | 'INTERVENTION_REQUIRED'
+  | 'SUCCESS'
+  | 'PARTIAL'
+  | 'FAILED'
+  | 'HALTED_COST'
+  | 'HALTED_TIME'
+  | 'CANCELLED';
 
 export interface SessionManifest {
   v: typeof JOURNAL_FORMAT;

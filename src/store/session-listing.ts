@@ -10,7 +10,16 @@ import { isoInTimeZone } from '../message/zoned-time.js';
 import type { Lineage } from './session-journal.js';
 
 /** The statuses a listed session can have (SPEC §18). */
-export const LISTING_STATUSES = ['queued', 'running', 'paused', 'success', 'partial', 'failed', 'cancelled'] as const;
+export const LISTING_STATUSES = [
+  'queued',
+  'running',
+  'paused',
+  'intervention_required',
+  'success',
+  'partial',
+  'failed',
+  'cancelled',
+] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -103,6 +112,8 @@ export function listingStatusOf(state: string, resultStatus: string | null = nul
       return 'running';
     case 'paused':
       return 'paused';
+    case 'intervention_required':
+      return 'intervention_required';
     case 'success':
       return 'success';
     case 'partial':

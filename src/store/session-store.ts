@@ -62,11 +62,15 @@ export interface AuditEntryInput {
   notRepeated?: ReadonlyArray<NotRepeatedCall> | null;
   /** The request's attachments, on the session's first entry (`[ATTACHMENTS]`, docs/attachments.md). */
   attachments?: readonly AttachmentInfo[];
+  /** A step a steward retried with advice: the advice's SHA-256 (`[STEWARD_ADVICE: …]`, docs/run-control.md). */
+  stewardAdvice?: string | null;
 }
 
 /** The `[CONTROL]` line of an operator's entry, keys in this order. */
 export interface ControlAuditLine {
-  action: 'cancel' | 'fork' | 'retry' | 'rerun';
+  action: 'cancel' | 'fork' | 'retry' | 'rerun' | 'intervene';
+  /** A steward's decision (`intervene`): retry, fail or continue. */
+  decision?: string;
   /** Who acted: the HTTP token's user, or the control file's owner. */
   by: string;
   /** A `by` the control file claimed: kept, not trusted. */
@@ -76,6 +80,8 @@ export interface ControlAuditLine {
   /** Fork, retry, re-run: the session the new one comes from, and its first message run anew. */
   of_session?: string;
   from?: number;
+  /** A steward's retry with advice: the advice's SHA-256 (the advice itself is in the journal). */
+  advice_sha256?: string;
 }
 
 /**
