@@ -73,6 +73,7 @@ const schema11 = {
         max_depth: { type: 'integer', minimum: 0 },
         delegation_deadline_ms: { type: 'integer', minimum: 1 },
         max_tokens_per_delegation: { type: ['integer', 'null'], minimum: 1 },
+        on_failure: { enum: ['intervene', null] },
         user_daily_usd: {
           type: ['object', 'null'],
           propertyNames: { pattern: '^[A-Za-z0-9._@-]{1,128}$' },
@@ -190,7 +191,15 @@ const schema11 = {
                 type: 'array',
                 minItems: 1,
                 uniqueItems: true,
-                items: { enum: ['session_finished', 'session_paused', 'approval_requested', 'session_cancelled'] },
+                items: {
+                  enum: [
+                    'session_finished',
+                    'session_paused',
+                    'approval_requested',
+                    'session_cancelled',
+                    'intervention_required',
+                  ],
+                },
               },
               secret_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
             },
@@ -1449,15 +1458,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data22.user_daily_usd !== undefined) {
-          let data33 = data22.user_daily_usd;
-          if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33)) && data33 !== null) {
+        if (data22.on_failure !== undefined) {
+          let data33 = data22.on_failure;
+          if (!(data33 === 'intervene' || data33 === null)) {
             const err59 = {
-              instancePath: instancePath + '/limits/user_daily_usd',
-              schemaPath: '#/properties/limits/properties/user_daily_usd/type',
-              keyword: 'type',
-              params: { type: schema11.properties.limits.properties.user_daily_usd.type },
-              message: 'must be object,null',
+              instancePath: instancePath + '/limits/on_failure',
+              schemaPath: '#/properties/limits/properties/on_failure/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.limits.properties.on_failure.enum },
+              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err59];
@@ -1466,12 +1475,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
-            for (const key6 in data33) {
-              const _errs72 = errors;
+        }
+        if (data22.user_daily_usd !== undefined) {
+          let data34 = data22.user_daily_usd;
+          if (!(data34 && typeof data34 == 'object' && !Array.isArray(data34)) && data34 !== null) {
+            const err60 = {
+              instancePath: instancePath + '/limits/user_daily_usd',
+              schemaPath: '#/properties/limits/properties/user_daily_usd/type',
+              keyword: 'type',
+              params: { type: schema11.properties.limits.properties.user_daily_usd.type },
+              message: 'must be object,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err60];
+            } else {
+              vErrors.push(err60);
+            }
+            errors++;
+          }
+          if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
+            for (const key6 in data34) {
+              const _errs73 = errors;
               if (typeof key6 === 'string') {
                 if (!pattern0.test(key6)) {
-                  const err60 = {
+                  const err61 = {
                     instancePath: instancePath + '/limits/user_daily_usd',
                     schemaPath: '#/properties/limits/properties/user_daily_usd/propertyNames/pattern',
                     keyword: 'pattern',
@@ -1480,16 +1507,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     propertyName: key6,
                   };
                   if (vErrors === null) {
-                    vErrors = [err60];
+                    vErrors = [err61];
                   } else {
-                    vErrors.push(err60);
+                    vErrors.push(err61);
                   }
                   errors++;
                 }
               }
-              var valid6 = _errs72 === errors;
+              var valid6 = _errs73 === errors;
               if (!valid6) {
-                const err61 = {
+                const err62 = {
                   instancePath: instancePath + '/limits/user_daily_usd',
                   schemaPath: '#/properties/limits/properties/user_daily_usd/propertyNames',
                   keyword: 'propertyNames',
@@ -1497,18 +1524,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err61];
+                  vErrors = [err62];
                 } else {
-                  vErrors.push(err61);
+                  vErrors.push(err62);
                 }
                 errors++;
               }
             }
-            for (const key7 in data33) {
-              let data34 = data33[key7];
-              if (typeof data34 == 'number') {
-                if (data34 < 0 || isNaN(data34)) {
-                  const err62 = {
+            for (const key7 in data34) {
+              let data35 = data34[key7];
+              if (typeof data35 == 'number') {
+                if (data35 < 0 || isNaN(data35)) {
+                  const err63 = {
                     instancePath:
                       instancePath + '/limits/user_daily_usd/' + key7.replace(/~/g, '~0').replace(/\//g, '~1'),
                     schemaPath: '#/properties/limits/properties/user_daily_usd/additionalProperties/minimum',
@@ -1517,14 +1544,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err62];
+                    vErrors = [err63];
                   } else {
-                    vErrors.push(err62);
+                    vErrors.push(err63);
                   }
                   errors++;
                 }
               } else {
-                const err63 = {
+                const err64 = {
                   instancePath:
                     instancePath + '/limits/user_daily_usd/' + key7.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/limits/properties/user_daily_usd/additionalProperties/type',
@@ -1533,9 +1560,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err63];
+                  vErrors = [err64];
                 } else {
-                  vErrors.push(err63);
+                  vErrors.push(err64);
                 }
                 errors++;
               }
@@ -1543,7 +1570,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err64 = {
+        const err65 = {
           instancePath: instancePath + '/limits',
           schemaPath: '#/properties/limits/type',
           keyword: 'type',
@@ -1551,17 +1578,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err64];
+          vErrors = [err65];
         } else {
-          vErrors.push(err64);
+          vErrors.push(err65);
         }
         errors++;
       }
     }
     if (data.intake !== undefined) {
-      let data35 = data.intake;
-      if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
-        for (const key8 in data35) {
+      let data36 = data.intake;
+      if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+        for (const key8 in data36) {
           if (!(
             key8 === 'concurrency' ||
             key8 === 'max_bytes' ||
@@ -1570,30 +1597,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key8 === 'min_free_bytes' ||
             key8 === 'attachments'
           )) {
-            const err65 = {
+            const err66 = {
               instancePath: instancePath + '/intake',
               schemaPath: '#/properties/intake/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key8 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err65];
-            } else {
-              vErrors.push(err65);
-            }
-            errors++;
-          }
-        }
-        if (data35.concurrency !== undefined) {
-          let data36 = data35.concurrency;
-          if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36))) {
-            const err66 = {
-              instancePath: instancePath + '/intake/concurrency',
-              schemaPath: '#/properties/intake/properties/concurrency/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err66];
@@ -1602,9 +1611,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data36 == 'number') {
-            if (data36 < 1 || isNaN(data36)) {
-              const err67 = {
+        }
+        if (data36.concurrency !== undefined) {
+          let data37 = data36.concurrency;
+          if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37))) {
+            const err67 = {
+              instancePath: instancePath + '/intake/concurrency',
+              schemaPath: '#/properties/intake/properties/concurrency/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err67];
+            } else {
+              vErrors.push(err67);
+            }
+            errors++;
+          }
+          if (typeof data37 == 'number') {
+            if (data37 < 1 || isNaN(data37)) {
+              const err68 = {
                 instancePath: instancePath + '/intake/concurrency',
                 schemaPath: '#/properties/intake/properties/concurrency/minimum',
                 keyword: 'minimum',
@@ -1612,18 +1639,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err67];
+                vErrors = [err68];
               } else {
-                vErrors.push(err67);
+                vErrors.push(err68);
               }
               errors++;
             }
           }
         }
-        if (data35.max_bytes !== undefined) {
-          let data37 = data35.max_bytes;
-          if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37))) {
-            const err68 = {
+        if (data36.max_bytes !== undefined) {
+          let data38 = data36.max_bytes;
+          if (!(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38))) {
+            const err69 = {
               instancePath: instancePath + '/intake/max_bytes',
               schemaPath: '#/properties/intake/properties/max_bytes/type',
               keyword: 'type',
@@ -1631,15 +1658,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err68];
+              vErrors = [err69];
             } else {
-              vErrors.push(err68);
+              vErrors.push(err69);
             }
             errors++;
           }
-          if (typeof data37 == 'number') {
-            if (data37 < 1 || isNaN(data37)) {
-              const err69 = {
+          if (typeof data38 == 'number') {
+            if (data38 < 1 || isNaN(data38)) {
+              const err70 = {
                 instancePath: instancePath + '/intake/max_bytes',
                 schemaPath: '#/properties/intake/properties/max_bytes/minimum',
                 keyword: 'minimum',
@@ -1647,18 +1674,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err69];
+                vErrors = [err70];
               } else {
-                vErrors.push(err69);
+                vErrors.push(err70);
               }
               errors++;
             }
           }
         }
-        if (data35.rescan_interval_ms !== undefined) {
-          let data38 = data35.rescan_interval_ms;
-          if (!(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38))) {
-            const err70 = {
+        if (data36.rescan_interval_ms !== undefined) {
+          let data39 = data36.rescan_interval_ms;
+          if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39))) {
+            const err71 = {
               instancePath: instancePath + '/intake/rescan_interval_ms',
               schemaPath: '#/properties/intake/properties/rescan_interval_ms/type',
               keyword: 'type',
@@ -1666,15 +1693,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err70];
+              vErrors = [err71];
             } else {
-              vErrors.push(err70);
+              vErrors.push(err71);
             }
             errors++;
           }
-          if (typeof data38 == 'number') {
-            if (data38 < 1 || isNaN(data38)) {
-              const err71 = {
+          if (typeof data39 == 'number') {
+            if (data39 < 1 || isNaN(data39)) {
+              const err72 = {
                 instancePath: instancePath + '/intake/rescan_interval_ms',
                 schemaPath: '#/properties/intake/properties/rescan_interval_ms/minimum',
                 keyword: 'minimum',
@@ -1682,18 +1709,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err71];
+                vErrors = [err72];
               } else {
-                vErrors.push(err71);
+                vErrors.push(err72);
               }
               errors++;
             }
           }
         }
-        if (data35.settle_ms !== undefined) {
-          let data39 = data35.settle_ms;
-          if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39))) {
-            const err72 = {
+        if (data36.settle_ms !== undefined) {
+          let data40 = data36.settle_ms;
+          if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40))) {
+            const err73 = {
               instancePath: instancePath + '/intake/settle_ms',
               schemaPath: '#/properties/intake/properties/settle_ms/type',
               keyword: 'type',
@@ -1701,15 +1728,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err72];
+              vErrors = [err73];
             } else {
-              vErrors.push(err72);
+              vErrors.push(err73);
             }
             errors++;
           }
-          if (typeof data39 == 'number') {
-            if (data39 < 0 || isNaN(data39)) {
-              const err73 = {
+          if (typeof data40 == 'number') {
+            if (data40 < 0 || isNaN(data40)) {
+              const err74 = {
                 instancePath: instancePath + '/intake/settle_ms',
                 schemaPath: '#/properties/intake/properties/settle_ms/minimum',
                 keyword: 'minimum',
@@ -1717,18 +1744,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err73];
+                vErrors = [err74];
               } else {
-                vErrors.push(err73);
+                vErrors.push(err74);
               }
               errors++;
             }
           }
         }
-        if (data35.min_free_bytes !== undefined) {
-          let data40 = data35.min_free_bytes;
-          if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40))) {
-            const err74 = {
+        if (data36.min_free_bytes !== undefined) {
+          let data41 = data36.min_free_bytes;
+          if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41))) {
+            const err75 = {
               instancePath: instancePath + '/intake/min_free_bytes',
               schemaPath: '#/properties/intake/properties/min_free_bytes/type',
               keyword: 'type',
@@ -1736,15 +1763,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err74];
+              vErrors = [err75];
             } else {
-              vErrors.push(err74);
+              vErrors.push(err75);
             }
             errors++;
           }
-          if (typeof data40 == 'number') {
-            if (data40 < 0 || isNaN(data40)) {
-              const err75 = {
+          if (typeof data41 == 'number') {
+            if (data41 < 0 || isNaN(data41)) {
+              const err76 = {
                 instancePath: instancePath + '/intake/min_free_bytes',
                 schemaPath: '#/properties/intake/properties/min_free_bytes/minimum',
                 keyword: 'minimum',
@@ -1752,43 +1779,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err75];
+                vErrors = [err76];
               } else {
-                vErrors.push(err75);
+                vErrors.push(err76);
               }
               errors++;
             }
           }
         }
-        if (data35.attachments !== undefined) {
-          let data41 = data35.attachments;
-          if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
-            for (const key9 in data41) {
+        if (data36.attachments !== undefined) {
+          let data42 = data36.attachments;
+          if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
+            for (const key9 in data42) {
               if (!(key9 === 'max_files' || key9 === 'max_bytes' || key9 === 'inline_bytes')) {
-                const err76 = {
+                const err77 = {
                   instancePath: instancePath + '/intake/attachments',
                   schemaPath: '#/properties/intake/properties/attachments/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key9 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err76];
-                } else {
-                  vErrors.push(err76);
-                }
-                errors++;
-              }
-            }
-            if (data41.max_files !== undefined) {
-              let data42 = data41.max_files;
-              if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42))) {
-                const err77 = {
-                  instancePath: instancePath + '/intake/attachments/max_files',
-                  schemaPath: '#/properties/intake/properties/attachments/properties/max_files/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err77];
@@ -1797,9 +1806,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data42 == 'number') {
-                if (data42 < 0 || isNaN(data42)) {
-                  const err78 = {
+            }
+            if (data42.max_files !== undefined) {
+              let data43 = data42.max_files;
+              if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43))) {
+                const err78 = {
+                  instancePath: instancePath + '/intake/attachments/max_files',
+                  schemaPath: '#/properties/intake/properties/attachments/properties/max_files/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err78];
+                } else {
+                  vErrors.push(err78);
+                }
+                errors++;
+              }
+              if (typeof data43 == 'number') {
+                if (data43 < 0 || isNaN(data43)) {
+                  const err79 = {
                     instancePath: instancePath + '/intake/attachments/max_files',
                     schemaPath: '#/properties/intake/properties/attachments/properties/max_files/minimum',
                     keyword: 'minimum',
@@ -1807,18 +1834,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err78];
+                    vErrors = [err79];
                   } else {
-                    vErrors.push(err78);
+                    vErrors.push(err79);
                   }
                   errors++;
                 }
               }
             }
-            if (data41.max_bytes !== undefined) {
-              let data43 = data41.max_bytes;
-              if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43))) {
-                const err79 = {
+            if (data42.max_bytes !== undefined) {
+              let data44 = data42.max_bytes;
+              if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44))) {
+                const err80 = {
                   instancePath: instancePath + '/intake/attachments/max_bytes',
                   schemaPath: '#/properties/intake/properties/attachments/properties/max_bytes/type',
                   keyword: 'type',
@@ -1826,15 +1853,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err79];
+                  vErrors = [err80];
                 } else {
-                  vErrors.push(err79);
+                  vErrors.push(err80);
                 }
                 errors++;
               }
-              if (typeof data43 == 'number') {
-                if (data43 < 0 || isNaN(data43)) {
-                  const err80 = {
+              if (typeof data44 == 'number') {
+                if (data44 < 0 || isNaN(data44)) {
+                  const err81 = {
                     instancePath: instancePath + '/intake/attachments/max_bytes',
                     schemaPath: '#/properties/intake/properties/attachments/properties/max_bytes/minimum',
                     keyword: 'minimum',
@@ -1842,18 +1869,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err80];
+                    vErrors = [err81];
                   } else {
-                    vErrors.push(err80);
+                    vErrors.push(err81);
                   }
                   errors++;
                 }
               }
             }
-            if (data41.inline_bytes !== undefined) {
-              let data44 = data41.inline_bytes;
-              if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44))) {
-                const err81 = {
+            if (data42.inline_bytes !== undefined) {
+              let data45 = data42.inline_bytes;
+              if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45))) {
+                const err82 = {
                   instancePath: instancePath + '/intake/attachments/inline_bytes',
                   schemaPath: '#/properties/intake/properties/attachments/properties/inline_bytes/type',
                   keyword: 'type',
@@ -1861,15 +1888,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err81];
+                  vErrors = [err82];
                 } else {
-                  vErrors.push(err81);
+                  vErrors.push(err82);
                 }
                 errors++;
               }
-              if (typeof data44 == 'number') {
-                if (data44 < 0 || isNaN(data44)) {
-                  const err82 = {
+              if (typeof data45 == 'number') {
+                if (data45 < 0 || isNaN(data45)) {
+                  const err83 = {
                     instancePath: instancePath + '/intake/attachments/inline_bytes',
                     schemaPath: '#/properties/intake/properties/attachments/properties/inline_bytes/minimum',
                     keyword: 'minimum',
@@ -1877,16 +1904,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err82];
+                    vErrors = [err83];
                   } else {
-                    vErrors.push(err82);
+                    vErrors.push(err83);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err83 = {
+            const err84 = {
               instancePath: instancePath + '/intake/attachments',
               schemaPath: '#/properties/intake/properties/attachments/type',
               keyword: 'type',
@@ -1894,15 +1921,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err83];
+              vErrors = [err84];
             } else {
-              vErrors.push(err83);
+              vErrors.push(err84);
             }
             errors++;
           }
         }
       } else {
-        const err84 = {
+        const err85 = {
           instancePath: instancePath + '/intake',
           schemaPath: '#/properties/intake/type',
           keyword: 'type',
@@ -1910,42 +1937,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err84];
+          vErrors = [err85];
         } else {
-          vErrors.push(err84);
+          vErrors.push(err85);
         }
         errors++;
       }
     }
     if (data.message !== undefined) {
-      let data45 = data.message;
-      if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
-        for (const key10 in data45) {
+      let data46 = data.message;
+      if (data46 && typeof data46 == 'object' && !Array.isArray(data46)) {
+        for (const key10 in data46) {
           if (!(key10 === 'schema' || key10 === 'max_depth')) {
-            const err85 = {
+            const err86 = {
               instancePath: instancePath + '/message',
               schemaPath: '#/properties/message/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key10 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err85];
-            } else {
-              vErrors.push(err85);
-            }
-            errors++;
-          }
-        }
-        if (data45.schema !== undefined) {
-          let data46 = data45.schema;
-          if (typeof data46 !== 'string' && data46 !== null) {
-            const err86 = {
-              instancePath: instancePath + '/message/schema',
-              schemaPath: '#/properties/message/properties/schema/type',
-              keyword: 'type',
-              params: { type: schema11.properties.message.properties.schema.type },
-              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err86];
@@ -1955,15 +1964,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data45.max_depth !== undefined) {
-          let data47 = data45.max_depth;
-          if (!(typeof data47 == 'number' && !(data47 % 1) && !isNaN(data47))) {
+        if (data46.schema !== undefined) {
+          let data47 = data46.schema;
+          if (typeof data47 !== 'string' && data47 !== null) {
             const err87 = {
-              instancePath: instancePath + '/message/max_depth',
-              schemaPath: '#/properties/message/properties/max_depth/type',
+              instancePath: instancePath + '/message/schema',
+              schemaPath: '#/properties/message/properties/schema/type',
               keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+              params: { type: schema11.properties.message.properties.schema.type },
+              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err87];
@@ -1972,29 +1981,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data47 == 'number') {
-            if (data47 > 1000 || isNaN(data47)) {
-              const err88 = {
+        }
+        if (data46.max_depth !== undefined) {
+          let data48 = data46.max_depth;
+          if (!(typeof data48 == 'number' && !(data48 % 1) && !isNaN(data48))) {
+            const err88 = {
+              instancePath: instancePath + '/message/max_depth',
+              schemaPath: '#/properties/message/properties/max_depth/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err88];
+            } else {
+              vErrors.push(err88);
+            }
+            errors++;
+          }
+          if (typeof data48 == 'number') {
+            if (data48 > 1000 || isNaN(data48)) {
+              const err89 = {
                 instancePath: instancePath + '/message/max_depth',
                 schemaPath: '#/properties/message/properties/max_depth/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 1000 },
                 message: 'must be <= 1000',
-              };
-              if (vErrors === null) {
-                vErrors = [err88];
-              } else {
-                vErrors.push(err88);
-              }
-              errors++;
-            }
-            if (data47 < 4 || isNaN(data47)) {
-              const err89 = {
-                instancePath: instancePath + '/message/max_depth',
-                schemaPath: '#/properties/message/properties/max_depth/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 4 },
-                message: 'must be >= 4',
               };
               if (vErrors === null) {
                 vErrors = [err89];
@@ -2003,10 +2015,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data48 < 4 || isNaN(data48)) {
+              const err90 = {
+                instancePath: instancePath + '/message/max_depth',
+                schemaPath: '#/properties/message/properties/max_depth/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 4 },
+                message: 'must be >= 4',
+              };
+              if (vErrors === null) {
+                vErrors = [err90];
+              } else {
+                vErrors.push(err90);
+              }
+              errors++;
+            }
           }
         }
       } else {
-        const err90 = {
+        const err91 = {
           instancePath: instancePath + '/message',
           schemaPath: '#/properties/message/type',
           keyword: 'type',
@@ -2014,19 +2041,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err90];
+          vErrors = [err91];
         } else {
-          vErrors.push(err90);
+          vErrors.push(err91);
         }
         errors++;
       }
     }
     if (data.prompt !== undefined) {
-      let data48 = data.prompt;
-      if (data48 && typeof data48 == 'object' && !Array.isArray(data48)) {
-        for (const key11 in data48) {
+      let data49 = data.prompt;
+      if (data49 && typeof data49 == 'object' && !Array.isArray(data49)) {
+        for (const key11 in data49) {
           if (!(key11 === 'include')) {
-            const err91 = {
+            const err92 = {
               instancePath: instancePath + '/prompt',
               schemaPath: '#/properties/prompt/additionalProperties',
               keyword: 'additionalProperties',
@@ -2034,22 +2061,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err91];
+              vErrors = [err92];
             } else {
-              vErrors.push(err91);
+              vErrors.push(err92);
             }
             errors++;
           }
         }
-        if (data48.include !== undefined) {
-          let data49 = data48.include;
-          if (Array.isArray(data49)) {
-            const len0 = data49.length;
+        if (data49.include !== undefined) {
+          let data50 = data49.include;
+          if (Array.isArray(data50)) {
+            const len0 = data50.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              let data50 = data49[i0];
-              if (typeof data50 === 'string') {
-                if (func3(data50) < 1) {
-                  const err92 = {
+              let data51 = data50[i0];
+              if (typeof data51 === 'string') {
+                if (func3(data51) < 1) {
+                  const err93 = {
                     instancePath: instancePath + '/prompt/include/' + i0,
                     schemaPath: '#/properties/prompt/properties/include/items/minLength',
                     keyword: 'minLength',
@@ -2057,14 +2084,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err92];
+                    vErrors = [err93];
                   } else {
-                    vErrors.push(err92);
+                    vErrors.push(err93);
                   }
                   errors++;
                 }
               } else {
-                const err93 = {
+                const err94 = {
                   instancePath: instancePath + '/prompt/include/' + i0,
                   schemaPath: '#/properties/prompt/properties/include/items/type',
                   keyword: 'type',
@@ -2072,15 +2099,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err93];
+                  vErrors = [err94];
                 } else {
-                  vErrors.push(err93);
+                  vErrors.push(err94);
                 }
                 errors++;
               }
             }
           } else {
-            const err94 = {
+            const err95 = {
               instancePath: instancePath + '/prompt/include',
               schemaPath: '#/properties/prompt/properties/include/type',
               keyword: 'type',
@@ -2088,15 +2115,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err94];
+              vErrors = [err95];
             } else {
-              vErrors.push(err94);
+              vErrors.push(err95);
             }
             errors++;
           }
         }
       } else {
-        const err95 = {
+        const err96 = {
           instancePath: instancePath + '/prompt',
           schemaPath: '#/properties/prompt/type',
           keyword: 'type',
@@ -2104,42 +2131,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err95];
+          vErrors = [err96];
         } else {
-          vErrors.push(err95);
+          vErrors.push(err96);
         }
         errors++;
       }
     }
     if (data.daemon !== undefined) {
-      let data51 = data.daemon;
-      if (data51 && typeof data51 == 'object' && !Array.isArray(data51)) {
-        for (const key12 in data51) {
+      let data52 = data.daemon;
+      if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
+        for (const key12 in data52) {
           if (!(key12 === 'shutdown_grace_ms' || key12 === 'fsync')) {
-            const err96 = {
+            const err97 = {
               instancePath: instancePath + '/daemon',
               schemaPath: '#/properties/daemon/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key12 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err96];
-            } else {
-              vErrors.push(err96);
-            }
-            errors++;
-          }
-        }
-        if (data51.shutdown_grace_ms !== undefined) {
-          let data52 = data51.shutdown_grace_ms;
-          if (!(typeof data52 == 'number' && !(data52 % 1) && !isNaN(data52))) {
-            const err97 = {
-              instancePath: instancePath + '/daemon/shutdown_grace_ms',
-              schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err97];
@@ -2148,9 +2157,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data52 == 'number') {
-            if (data52 < 0 || isNaN(data52)) {
-              const err98 = {
+        }
+        if (data52.shutdown_grace_ms !== undefined) {
+          let data53 = data52.shutdown_grace_ms;
+          if (!(typeof data53 == 'number' && !(data53 % 1) && !isNaN(data53))) {
+            const err98 = {
+              instancePath: instancePath + '/daemon/shutdown_grace_ms',
+              schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err98];
+            } else {
+              vErrors.push(err98);
+            }
+            errors++;
+          }
+          if (typeof data53 == 'number') {
+            if (data53 < 0 || isNaN(data53)) {
+              const err99 = {
                 instancePath: instancePath + '/daemon/shutdown_grace_ms',
                 schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/minimum',
                 keyword: 'minimum',
@@ -2158,17 +2185,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err98];
+                vErrors = [err99];
               } else {
-                vErrors.push(err98);
+                vErrors.push(err99);
               }
               errors++;
             }
           }
         }
-        if (data51.fsync !== undefined) {
-          if (typeof data51.fsync !== 'boolean') {
-            const err99 = {
+        if (data52.fsync !== undefined) {
+          if (typeof data52.fsync !== 'boolean') {
+            const err100 = {
               instancePath: instancePath + '/daemon/fsync',
               schemaPath: '#/properties/daemon/properties/fsync/type',
               keyword: 'type',
@@ -2176,15 +2203,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err99];
+              vErrors = [err100];
             } else {
-              vErrors.push(err99);
+              vErrors.push(err100);
             }
             errors++;
           }
         }
       } else {
-        const err100 = {
+        const err101 = {
           instancePath: instancePath + '/daemon',
           schemaPath: '#/properties/daemon/type',
           keyword: 'type',
@@ -2192,47 +2219,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err100];
+          vErrors = [err101];
         } else {
-          vErrors.push(err100);
+          vErrors.push(err101);
         }
         errors++;
       }
     }
     if (data.audit !== undefined) {
-      let data54 = data.audit;
-      if (data54 && typeof data54 == 'object' && !Array.isArray(data54)) {
-        for (const key13 in data54) {
+      let data55 = data.audit;
+      if (data55 && typeof data55 == 'object' && !Array.isArray(data55)) {
+        for (const key13 in data55) {
           if (!(
             key13 === 'signing_key' ||
             key13 === 'checkpoint_ms' ||
             key13 === 'witnesses' ||
             key13 === 'retention'
           )) {
-            const err101 = {
+            const err102 = {
               instancePath: instancePath + '/audit',
               schemaPath: '#/properties/audit/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key13 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err101];
-            } else {
-              vErrors.push(err101);
-            }
-            errors++;
-          }
-        }
-        if (data54.signing_key !== undefined) {
-          let data55 = data54.signing_key;
-          if (typeof data55 !== 'string' && data55 !== null) {
-            const err102 = {
-              instancePath: instancePath + '/audit/signing_key',
-              schemaPath: '#/properties/audit/properties/signing_key/type',
-              keyword: 'type',
-              params: { type: schema11.properties.audit.properties.signing_key.type },
-              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err102];
@@ -2242,15 +2251,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data54.checkpoint_ms !== undefined) {
-          let data56 = data54.checkpoint_ms;
-          if (!(typeof data56 == 'number' && !(data56 % 1) && !isNaN(data56))) {
+        if (data55.signing_key !== undefined) {
+          let data56 = data55.signing_key;
+          if (typeof data56 !== 'string' && data56 !== null) {
             const err103 = {
-              instancePath: instancePath + '/audit/checkpoint_ms',
-              schemaPath: '#/properties/audit/properties/checkpoint_ms/type',
+              instancePath: instancePath + '/audit/signing_key',
+              schemaPath: '#/properties/audit/properties/signing_key/type',
               keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+              params: { type: schema11.properties.audit.properties.signing_key.type },
+              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err103];
@@ -2259,9 +2268,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data56 == 'number') {
-            if (data56 < 1 || isNaN(data56)) {
-              const err104 = {
+        }
+        if (data55.checkpoint_ms !== undefined) {
+          let data57 = data55.checkpoint_ms;
+          if (!(typeof data57 == 'number' && !(data57 % 1) && !isNaN(data57))) {
+            const err104 = {
+              instancePath: instancePath + '/audit/checkpoint_ms',
+              schemaPath: '#/properties/audit/properties/checkpoint_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err104];
+            } else {
+              vErrors.push(err104);
+            }
+            errors++;
+          }
+          if (typeof data57 == 'number') {
+            if (data57 < 1 || isNaN(data57)) {
+              const err105 = {
                 instancePath: instancePath + '/audit/checkpoint_ms',
                 schemaPath: '#/properties/audit/properties/checkpoint_ms/minimum',
                 keyword: 'minimum',
@@ -2269,23 +2296,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err104];
+                vErrors = [err105];
               } else {
-                vErrors.push(err104);
+                vErrors.push(err105);
               }
               errors++;
             }
           }
         }
-        if (data54.witnesses !== undefined) {
-          let data57 = data54.witnesses;
-          if (Array.isArray(data57)) {
-            const len1 = data57.length;
+        if (data55.witnesses !== undefined) {
+          let data58 = data55.witnesses;
+          if (Array.isArray(data58)) {
+            const len1 = data58.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              let data58 = data57[i1];
-              if (typeof data58 === 'string') {
-                if (func3(data58) < 1) {
-                  const err105 = {
+              let data59 = data58[i1];
+              if (typeof data59 === 'string') {
+                if (func3(data59) < 1) {
+                  const err106 = {
                     instancePath: instancePath + '/audit/witnesses/' + i1,
                     schemaPath: '#/properties/audit/properties/witnesses/items/minLength',
                     keyword: 'minLength',
@@ -2293,14 +2320,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err105];
+                    vErrors = [err106];
                   } else {
-                    vErrors.push(err105);
+                    vErrors.push(err106);
                   }
                   errors++;
                 }
               } else {
-                const err106 = {
+                const err107 = {
                   instancePath: instancePath + '/audit/witnesses/' + i1,
                   schemaPath: '#/properties/audit/properties/witnesses/items/type',
                   keyword: 'type',
@@ -2308,15 +2335,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err106];
+                  vErrors = [err107];
                 } else {
-                  vErrors.push(err106);
+                  vErrors.push(err107);
                 }
                 errors++;
               }
             }
           } else {
-            const err107 = {
+            const err108 = {
               instancePath: instancePath + '/audit/witnesses',
               schemaPath: '#/properties/audit/properties/witnesses/type',
               keyword: 'type',
@@ -2324,42 +2351,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err107];
+              vErrors = [err108];
             } else {
-              vErrors.push(err107);
+              vErrors.push(err108);
             }
             errors++;
           }
         }
-        if (data54.retention !== undefined) {
-          let data59 = data54.retention;
-          if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
-            for (const key14 in data59) {
+        if (data55.retention !== undefined) {
+          let data60 = data55.retention;
+          if (data60 && typeof data60 == 'object' && !Array.isArray(data60)) {
+            for (const key14 in data60) {
               if (!(key14 === 'keep_days' || key14 === 'archive' || key14 === 'delete_after_days')) {
-                const err108 = {
+                const err109 = {
                   instancePath: instancePath + '/audit/retention',
                   schemaPath: '#/properties/audit/properties/retention/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key14 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err108];
-                } else {
-                  vErrors.push(err108);
-                }
-                errors++;
-              }
-            }
-            if (data59.keep_days !== undefined) {
-              let data60 = data59.keep_days;
-              if (!(typeof data60 == 'number' && !(data60 % 1) && !isNaN(data60)) && data60 !== null) {
-                const err109 = {
-                  instancePath: instancePath + '/audit/retention/keep_days',
-                  schemaPath: '#/properties/audit/properties/retention/properties/keep_days/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.audit.properties.retention.properties.keep_days.type },
-                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err109];
@@ -2368,9 +2377,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data60 == 'number') {
-                if (data60 < 1 || isNaN(data60)) {
-                  const err110 = {
+            }
+            if (data60.keep_days !== undefined) {
+              let data61 = data60.keep_days;
+              if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61)) && data61 !== null) {
+                const err110 = {
+                  instancePath: instancePath + '/audit/retention/keep_days',
+                  schemaPath: '#/properties/audit/properties/retention/properties/keep_days/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.audit.properties.retention.properties.keep_days.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+              if (typeof data61 == 'number') {
+                if (data61 < 1 || isNaN(data61)) {
+                  const err111 = {
                     instancePath: instancePath + '/audit/retention/keep_days',
                     schemaPath: '#/properties/audit/properties/retention/properties/keep_days/minimum',
                     keyword: 'minimum',
@@ -2378,40 +2405,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err110];
+                    vErrors = [err111];
                   } else {
-                    vErrors.push(err110);
+                    vErrors.push(err111);
                   }
                   errors++;
                 }
               }
             }
-            if (data59.archive !== undefined) {
-              if (!(data59.archive === 'gzip')) {
-                const err111 = {
+            if (data60.archive !== undefined) {
+              if (!(data60.archive === 'gzip')) {
+                const err112 = {
                   instancePath: instancePath + '/audit/retention/archive',
                   schemaPath: '#/properties/audit/properties/retention/properties/archive/enum',
                   keyword: 'enum',
                   params: { allowedValues: schema11.properties.audit.properties.retention.properties.archive.enum },
                   message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err111];
-                } else {
-                  vErrors.push(err111);
-                }
-                errors++;
-              }
-            }
-            if (data59.delete_after_days !== undefined) {
-              let data62 = data59.delete_after_days;
-              if (!(typeof data62 == 'number' && !(data62 % 1) && !isNaN(data62)) && data62 !== null) {
-                const err112 = {
-                  instancePath: instancePath + '/audit/retention/delete_after_days',
-                  schemaPath: '#/properties/audit/properties/retention/properties/delete_after_days/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.audit.properties.retention.properties.delete_after_days.type },
-                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err112];
@@ -2420,9 +2429,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data62 == 'number') {
-                if (data62 < 1 || isNaN(data62)) {
-                  const err113 = {
+            }
+            if (data60.delete_after_days !== undefined) {
+              let data63 = data60.delete_after_days;
+              if (!(typeof data63 == 'number' && !(data63 % 1) && !isNaN(data63)) && data63 !== null) {
+                const err113 = {
+                  instancePath: instancePath + '/audit/retention/delete_after_days',
+                  schemaPath: '#/properties/audit/properties/retention/properties/delete_after_days/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.audit.properties.retention.properties.delete_after_days.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err113];
+                } else {
+                  vErrors.push(err113);
+                }
+                errors++;
+              }
+              if (typeof data63 == 'number') {
+                if (data63 < 1 || isNaN(data63)) {
+                  const err114 = {
                     instancePath: instancePath + '/audit/retention/delete_after_days',
                     schemaPath: '#/properties/audit/properties/retention/properties/delete_after_days/minimum',
                     keyword: 'minimum',
@@ -2430,16 +2457,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err113];
+                    vErrors = [err114];
                   } else {
-                    vErrors.push(err113);
+                    vErrors.push(err114);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err114 = {
+            const err115 = {
               instancePath: instancePath + '/audit/retention',
               schemaPath: '#/properties/audit/properties/retention/type',
               keyword: 'type',
@@ -2447,15 +2474,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err114];
+              vErrors = [err115];
             } else {
-              vErrors.push(err114);
+              vErrors.push(err115);
             }
             errors++;
           }
         }
       } else {
-        const err115 = {
+        const err116 = {
           instancePath: instancePath + '/audit',
           schemaPath: '#/properties/audit/type',
           keyword: 'type',
@@ -2463,42 +2490,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err115];
+          vErrors = [err116];
         } else {
-          vErrors.push(err115);
+          vErrors.push(err116);
         }
         errors++;
       }
     }
     if (data.telemetry !== undefined) {
-      let data63 = data.telemetry;
-      if (data63 && typeof data63 == 'object' && !Array.isArray(data63)) {
-        for (const key15 in data63) {
+      let data64 = data.telemetry;
+      if (data64 && typeof data64 == 'object' && !Array.isArray(data64)) {
+        for (const key15 in data64) {
           if (!(key15 === 'otlp_endpoint' || key15 === 'capture_content' || key15 === 'service_name')) {
-            const err116 = {
+            const err117 = {
               instancePath: instancePath + '/telemetry',
               schemaPath: '#/properties/telemetry/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key15 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err116];
-            } else {
-              vErrors.push(err116);
-            }
-            errors++;
-          }
-        }
-        if (data63.otlp_endpoint !== undefined) {
-          let data64 = data63.otlp_endpoint;
-          if (typeof data64 !== 'string' && data64 !== null) {
-            const err117 = {
-              instancePath: instancePath + '/telemetry/otlp_endpoint',
-              schemaPath: '#/properties/telemetry/properties/otlp_endpoint/type',
-              keyword: 'type',
-              params: { type: schema11.properties.telemetry.properties.otlp_endpoint.type },
-              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err117];
@@ -2507,9 +2516,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data64 === 'string') {
-            if (!pattern1.test(data64)) {
-              const err118 = {
+        }
+        if (data64.otlp_endpoint !== undefined) {
+          let data65 = data64.otlp_endpoint;
+          if (typeof data65 !== 'string' && data65 !== null) {
+            const err118 = {
+              instancePath: instancePath + '/telemetry/otlp_endpoint',
+              schemaPath: '#/properties/telemetry/properties/otlp_endpoint/type',
+              keyword: 'type',
+              params: { type: schema11.properties.telemetry.properties.otlp_endpoint.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err118];
+            } else {
+              vErrors.push(err118);
+            }
+            errors++;
+          }
+          if (typeof data65 === 'string') {
+            if (!pattern1.test(data65)) {
+              const err119 = {
                 instancePath: instancePath + '/telemetry/otlp_endpoint',
                 schemaPath: '#/properties/telemetry/properties/otlp_endpoint/pattern',
                 keyword: 'pattern',
@@ -2517,17 +2544,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must match pattern "' + '^https?://' + '"',
               };
               if (vErrors === null) {
-                vErrors = [err118];
+                vErrors = [err119];
               } else {
-                vErrors.push(err118);
+                vErrors.push(err119);
               }
               errors++;
             }
           }
         }
-        if (data63.capture_content !== undefined) {
-          if (typeof data63.capture_content !== 'boolean') {
-            const err119 = {
+        if (data64.capture_content !== undefined) {
+          if (typeof data64.capture_content !== 'boolean') {
+            const err120 = {
               instancePath: instancePath + '/telemetry/capture_content',
               schemaPath: '#/properties/telemetry/properties/capture_content/type',
               keyword: 'type',
@@ -2535,18 +2562,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err119];
+              vErrors = [err120];
             } else {
-              vErrors.push(err119);
+              vErrors.push(err120);
             }
             errors++;
           }
         }
-        if (data63.service_name !== undefined) {
-          let data66 = data63.service_name;
-          if (typeof data66 === 'string') {
-            if (func3(data66) < 1) {
-              const err120 = {
+        if (data64.service_name !== undefined) {
+          let data67 = data64.service_name;
+          if (typeof data67 === 'string') {
+            if (func3(data67) < 1) {
+              const err121 = {
                 instancePath: instancePath + '/telemetry/service_name',
                 schemaPath: '#/properties/telemetry/properties/service_name/minLength',
                 keyword: 'minLength',
@@ -2554,14 +2581,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
-                vErrors = [err120];
+                vErrors = [err121];
               } else {
-                vErrors.push(err120);
+                vErrors.push(err121);
               }
               errors++;
             }
           } else {
-            const err121 = {
+            const err122 = {
               instancePath: instancePath + '/telemetry/service_name',
               schemaPath: '#/properties/telemetry/properties/service_name/type',
               keyword: 'type',
@@ -2569,15 +2596,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err121];
+              vErrors = [err122];
             } else {
-              vErrors.push(err121);
+              vErrors.push(err122);
             }
             errors++;
           }
         }
       } else {
-        const err122 = {
+        const err123 = {
           instancePath: instancePath + '/telemetry',
           schemaPath: '#/properties/telemetry/type',
           keyword: 'type',
@@ -2585,17 +2612,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err122];
+          vErrors = [err123];
         } else {
-          vErrors.push(err122);
+          vErrors.push(err123);
         }
         errors++;
       }
     }
     if (data.http !== undefined) {
-      let data67 = data.http;
-      if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
-        for (const key16 in data67) {
+      let data68 = data.http;
+      if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
+        for (const key16 in data68) {
           if (!(
             key16 === 'listen' ||
             key16 === 'tokens' ||
@@ -2605,30 +2632,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key16 === 'rate_limit' ||
             key16 === 'max_queued'
           )) {
-            const err123 = {
+            const err124 = {
               instancePath: instancePath + '/http',
               schemaPath: '#/properties/http/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key16 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err123];
-            } else {
-              vErrors.push(err123);
-            }
-            errors++;
-          }
-        }
-        if (data67.listen !== undefined) {
-          let data68 = data67.listen;
-          if (typeof data68 !== 'string' && data68 !== null) {
-            const err124 = {
-              instancePath: instancePath + '/http/listen',
-              schemaPath: '#/properties/http/properties/listen/type',
-              keyword: 'type',
-              params: { type: schema11.properties.http.properties.listen.type },
-              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err124];
@@ -2637,9 +2646,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data68 === 'string') {
-            if (!pattern2.test(data68)) {
-              const err125 = {
+        }
+        if (data68.listen !== undefined) {
+          let data69 = data68.listen;
+          if (typeof data69 !== 'string' && data69 !== null) {
+            const err125 = {
+              instancePath: instancePath + '/http/listen',
+              schemaPath: '#/properties/http/properties/listen/type',
+              keyword: 'type',
+              params: { type: schema11.properties.http.properties.listen.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err125];
+            } else {
+              vErrors.push(err125);
+            }
+            errors++;
+          }
+          if (typeof data69 === 'string') {
+            if (!pattern2.test(data69)) {
+              const err126 = {
                 instancePath: instancePath + '/http/listen',
                 schemaPath: '#/properties/http/properties/listen/pattern',
                 keyword: 'pattern',
@@ -2647,43 +2674,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must match pattern "' + '^\\[?[^\\s]+\\]?:[0-9]{1,5}$' + '"',
               };
               if (vErrors === null) {
-                vErrors = [err125];
+                vErrors = [err126];
               } else {
-                vErrors.push(err125);
+                vErrors.push(err126);
               }
               errors++;
             }
           }
         }
-        if (data67.tokens !== undefined) {
-          let data69 = data67.tokens;
-          if (Array.isArray(data69)) {
-            const len2 = data69.length;
+        if (data68.tokens !== undefined) {
+          let data70 = data68.tokens;
+          if (Array.isArray(data70)) {
+            const len2 = data70.length;
             for (let i2 = 0; i2 < len2; i2++) {
-              let data70 = data69[i2];
-              if (data70 && typeof data70 == 'object' && !Array.isArray(data70)) {
-                if (data70.user === undefined) {
-                  const err126 = {
+              let data71 = data70[i2];
+              if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
+                if (data71.user === undefined) {
+                  const err127 = {
                     instancePath: instancePath + '/http/tokens/' + i2,
                     schemaPath: '#/properties/http/properties/tokens/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'user' },
                     message: "must have required property '" + 'user' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err126];
-                  } else {
-                    vErrors.push(err126);
-                  }
-                  errors++;
-                }
-                if (data70.sha256 === undefined) {
-                  const err127 = {
-                    instancePath: instancePath + '/http/tokens/' + i2,
-                    schemaPath: '#/properties/http/properties/tokens/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'sha256' },
-                    message: "must have required property '" + 'sha256' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err127];
@@ -2692,9 +2704,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key17 in data70) {
+                if (data71.sha256 === undefined) {
+                  const err128 = {
+                    instancePath: instancePath + '/http/tokens/' + i2,
+                    schemaPath: '#/properties/http/properties/tokens/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'sha256' },
+                    message: "must have required property '" + 'sha256' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err128];
+                  } else {
+                    vErrors.push(err128);
+                  }
+                  errors++;
+                }
+                for (const key17 in data71) {
                   if (!(key17 === 'user' || key17 === 'sha256' || key17 === 'role')) {
-                    const err128 = {
+                    const err129 = {
                       instancePath: instancePath + '/http/tokens/' + i2,
                       schemaPath: '#/properties/http/properties/tokens/items/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2702,18 +2729,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err128];
+                      vErrors = [err129];
                     } else {
-                      vErrors.push(err128);
+                      vErrors.push(err129);
                     }
                     errors++;
                   }
                 }
-                if (data70.user !== undefined) {
-                  let data71 = data70.user;
-                  if (typeof data71 === 'string') {
-                    if (!pattern0.test(data71)) {
-                      const err129 = {
+                if (data71.user !== undefined) {
+                  let data72 = data71.user;
+                  if (typeof data72 === 'string') {
+                    if (!pattern0.test(data72)) {
+                      const err130 = {
                         instancePath: instancePath + '/http/tokens/' + i2 + '/user',
                         schemaPath: '#/properties/http/properties/tokens/items/properties/user/pattern',
                         keyword: 'pattern',
@@ -2721,14 +2748,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[A-Za-z0-9._@-]{1,128}$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err129];
+                        vErrors = [err130];
                       } else {
-                        vErrors.push(err129);
+                        vErrors.push(err130);
                       }
                       errors++;
                     }
                   } else {
-                    const err130 = {
+                    const err131 = {
                       instancePath: instancePath + '/http/tokens/' + i2 + '/user',
                       schemaPath: '#/properties/http/properties/tokens/items/properties/user/type',
                       keyword: 'type',
@@ -2736,18 +2763,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err130];
+                      vErrors = [err131];
                     } else {
-                      vErrors.push(err130);
+                      vErrors.push(err131);
                     }
                     errors++;
                   }
                 }
-                if (data70.sha256 !== undefined) {
-                  let data72 = data70.sha256;
-                  if (typeof data72 === 'string') {
-                    if (!pattern4.test(data72)) {
-                      const err131 = {
+                if (data71.sha256 !== undefined) {
+                  let data73 = data71.sha256;
+                  if (typeof data73 === 'string') {
+                    if (!pattern4.test(data73)) {
+                      const err132 = {
                         instancePath: instancePath + '/http/tokens/' + i2 + '/sha256',
                         schemaPath: '#/properties/http/properties/tokens/items/properties/sha256/pattern',
                         keyword: 'pattern',
@@ -2755,37 +2782,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[0-9a-fA-F]{64}$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err131];
+                        vErrors = [err132];
                       } else {
-                        vErrors.push(err131);
+                        vErrors.push(err132);
                       }
                       errors++;
                     }
                   } else {
-                    const err132 = {
+                    const err133 = {
                       instancePath: instancePath + '/http/tokens/' + i2 + '/sha256',
                       schemaPath: '#/properties/http/properties/tokens/items/properties/sha256/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err132];
-                    } else {
-                      vErrors.push(err132);
-                    }
-                    errors++;
-                  }
-                }
-                if (data70.role !== undefined) {
-                  let data73 = data70.role;
-                  if (!(data73 === 'operator' || data73 === 'auditor' || data73 === 'admin')) {
-                    const err133 = {
-                      instancePath: instancePath + '/http/tokens/' + i2 + '/role',
-                      schemaPath: '#/properties/http/properties/tokens/items/properties/role/enum',
-                      keyword: 'enum',
-                      params: { allowedValues: schema11.properties.http.properties.tokens.items.properties.role.enum },
-                      message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
                       vErrors = [err133];
@@ -2795,8 +2804,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data71.role !== undefined) {
+                  let data74 = data71.role;
+                  if (!(data74 === 'operator' || data74 === 'auditor' || data74 === 'admin')) {
+                    const err134 = {
+                      instancePath: instancePath + '/http/tokens/' + i2 + '/role',
+                      schemaPath: '#/properties/http/properties/tokens/items/properties/role/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema11.properties.http.properties.tokens.items.properties.role.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err134];
+                    } else {
+                      vErrors.push(err134);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err134 = {
+                const err135 = {
                   instancePath: instancePath + '/http/tokens/' + i2,
                   schemaPath: '#/properties/http/properties/tokens/items/type',
                   keyword: 'type',
@@ -2804,38 +2831,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err134];
+                  vErrors = [err135];
                 } else {
-                  vErrors.push(err134);
+                  vErrors.push(err135);
                 }
                 errors++;
               }
             }
           } else {
-            const err135 = {
+            const err136 = {
               instancePath: instancePath + '/http/tokens',
               schemaPath: '#/properties/http/properties/tokens/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err135];
-            } else {
-              vErrors.push(err135);
-            }
-            errors++;
-          }
-        }
-        if (data67.max_body_bytes !== undefined) {
-          let data74 = data67.max_body_bytes;
-          if (!(typeof data74 == 'number' && !(data74 % 1) && !isNaN(data74))) {
-            const err136 = {
-              instancePath: instancePath + '/http/max_body_bytes',
-              schemaPath: '#/properties/http/properties/max_body_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err136];
@@ -2844,9 +2853,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data74 == 'number') {
-            if (data74 < 1 || isNaN(data74)) {
-              const err137 = {
+        }
+        if (data68.max_body_bytes !== undefined) {
+          let data75 = data68.max_body_bytes;
+          if (!(typeof data75 == 'number' && !(data75 % 1) && !isNaN(data75))) {
+            const err137 = {
+              instancePath: instancePath + '/http/max_body_bytes',
+              schemaPath: '#/properties/http/properties/max_body_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err137];
+            } else {
+              vErrors.push(err137);
+            }
+            errors++;
+          }
+          if (typeof data75 == 'number') {
+            if (data75 < 1 || isNaN(data75)) {
+              const err138 = {
                 instancePath: instancePath + '/http/max_body_bytes',
                 schemaPath: '#/properties/http/properties/max_body_bytes/minimum',
                 keyword: 'minimum',
@@ -2854,18 +2881,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err137];
+                vErrors = [err138];
               } else {
-                vErrors.push(err137);
+                vErrors.push(err138);
               }
               errors++;
             }
           }
         }
-        if (data67.heartbeat_ms !== undefined) {
-          let data75 = data67.heartbeat_ms;
-          if (!(typeof data75 == 'number' && !(data75 % 1) && !isNaN(data75))) {
-            const err138 = {
+        if (data68.heartbeat_ms !== undefined) {
+          let data76 = data68.heartbeat_ms;
+          if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76))) {
+            const err139 = {
               instancePath: instancePath + '/http/heartbeat_ms',
               schemaPath: '#/properties/http/properties/heartbeat_ms/type',
               keyword: 'type',
@@ -2873,35 +2900,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err138];
+              vErrors = [err139];
             } else {
-              vErrors.push(err138);
+              vErrors.push(err139);
             }
             errors++;
           }
-          if (typeof data75 == 'number') {
-            if (data75 > 15000 || isNaN(data75)) {
-              const err139 = {
+          if (typeof data76 == 'number') {
+            if (data76 > 15000 || isNaN(data76)) {
+              const err140 = {
                 instancePath: instancePath + '/http/heartbeat_ms',
                 schemaPath: '#/properties/http/properties/heartbeat_ms/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 15000 },
                 message: 'must be <= 15000',
-              };
-              if (vErrors === null) {
-                vErrors = [err139];
-              } else {
-                vErrors.push(err139);
-              }
-              errors++;
-            }
-            if (data75 < 100 || isNaN(data75)) {
-              const err140 = {
-                instancePath: instancePath + '/http/heartbeat_ms',
-                schemaPath: '#/properties/http/properties/heartbeat_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 100 },
-                message: 'must be >= 100',
               };
               if (vErrors === null) {
                 vErrors = [err140];
@@ -2910,12 +2922,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data76 < 100 || isNaN(data76)) {
+              const err141 = {
+                instancePath: instancePath + '/http/heartbeat_ms',
+                schemaPath: '#/properties/http/properties/heartbeat_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 100 },
+                message: 'must be >= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err141];
+              } else {
+                vErrors.push(err141);
+              }
+              errors++;
+            }
           }
         }
-        if (data67.request_timeout_ms !== undefined) {
-          let data76 = data67.request_timeout_ms;
-          if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76))) {
-            const err141 = {
+        if (data68.request_timeout_ms !== undefined) {
+          let data77 = data68.request_timeout_ms;
+          if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77))) {
+            const err142 = {
               instancePath: instancePath + '/http/request_timeout_ms',
               schemaPath: '#/properties/http/properties/request_timeout_ms/type',
               keyword: 'type',
@@ -2923,15 +2950,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err141];
+              vErrors = [err142];
             } else {
-              vErrors.push(err141);
+              vErrors.push(err142);
             }
             errors++;
           }
-          if (typeof data76 == 'number') {
-            if (data76 < 1 || isNaN(data76)) {
-              const err142 = {
+          if (typeof data77 == 'number') {
+            if (data77 < 1 || isNaN(data77)) {
+              const err143 = {
                 instancePath: instancePath + '/http/request_timeout_ms',
                 schemaPath: '#/properties/http/properties/request_timeout_ms/minimum',
                 keyword: 'minimum',
@@ -2939,18 +2966,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err142];
+                vErrors = [err143];
               } else {
-                vErrors.push(err142);
+                vErrors.push(err143);
               }
               errors++;
             }
           }
         }
-        if (data67.rate_limit !== undefined) {
-          let data77 = data67.rate_limit;
-          if (!(data77 && typeof data77 == 'object' && !Array.isArray(data77)) && data77 !== null) {
-            const err143 = {
+        if (data68.rate_limit !== undefined) {
+          let data78 = data68.rate_limit;
+          if (!(data78 && typeof data78 == 'object' && !Array.isArray(data78)) && data78 !== null) {
+            const err144 = {
               instancePath: instancePath + '/http/rate_limit',
               schemaPath: '#/properties/http/properties/rate_limit/type',
               keyword: 'type',
@@ -2958,39 +2985,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object,null',
             };
             if (vErrors === null) {
-              vErrors = [err143];
+              vErrors = [err144];
             } else {
-              vErrors.push(err143);
+              vErrors.push(err144);
             }
             errors++;
           }
-          if (data77 && typeof data77 == 'object' && !Array.isArray(data77)) {
-            for (const key18 in data77) {
+          if (data78 && typeof data78 == 'object' && !Array.isArray(data78)) {
+            for (const key18 in data78) {
               if (!(key18 === 'per_user_per_minute' || key18 === 'auth_failures_per_minute')) {
-                const err144 = {
+                const err145 = {
                   instancePath: instancePath + '/http/rate_limit',
                   schemaPath: '#/properties/http/properties/rate_limit/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key18 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err144];
-                } else {
-                  vErrors.push(err144);
-                }
-                errors++;
-              }
-            }
-            if (data77.per_user_per_minute !== undefined) {
-              let data78 = data77.per_user_per_minute;
-              if (!(typeof data78 == 'number' && !(data78 % 1) && !isNaN(data78)) && data78 !== null) {
-                const err145 = {
-                  instancePath: instancePath + '/http/rate_limit/per_user_per_minute',
-                  schemaPath: '#/properties/http/properties/rate_limit/properties/per_user_per_minute/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.http.properties.rate_limit.properties.per_user_per_minute.type },
-                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err145];
@@ -2999,9 +3008,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data78 == 'number') {
-                if (data78 < 1 || isNaN(data78)) {
-                  const err146 = {
+            }
+            if (data78.per_user_per_minute !== undefined) {
+              let data79 = data78.per_user_per_minute;
+              if (!(typeof data79 == 'number' && !(data79 % 1) && !isNaN(data79)) && data79 !== null) {
+                const err146 = {
+                  instancePath: instancePath + '/http/rate_limit/per_user_per_minute',
+                  schemaPath: '#/properties/http/properties/rate_limit/properties/per_user_per_minute/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.http.properties.rate_limit.properties.per_user_per_minute.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+              if (typeof data79 == 'number') {
+                if (data79 < 1 || isNaN(data79)) {
+                  const err147 = {
                     instancePath: instancePath + '/http/rate_limit/per_user_per_minute',
                     schemaPath: '#/properties/http/properties/rate_limit/properties/per_user_per_minute/minimum',
                     keyword: 'minimum',
@@ -3009,18 +3036,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err146];
+                    vErrors = [err147];
                   } else {
-                    vErrors.push(err146);
+                    vErrors.push(err147);
                   }
                   errors++;
                 }
               }
             }
-            if (data77.auth_failures_per_minute !== undefined) {
-              let data79 = data77.auth_failures_per_minute;
-              if (!(typeof data79 == 'number' && !(data79 % 1) && !isNaN(data79)) && data79 !== null) {
-                const err147 = {
+            if (data78.auth_failures_per_minute !== undefined) {
+              let data80 = data78.auth_failures_per_minute;
+              if (!(typeof data80 == 'number' && !(data80 % 1) && !isNaN(data80)) && data80 !== null) {
+                const err148 = {
                   instancePath: instancePath + '/http/rate_limit/auth_failures_per_minute',
                   schemaPath: '#/properties/http/properties/rate_limit/properties/auth_failures_per_minute/type',
                   keyword: 'type',
@@ -3030,15 +3057,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err147];
+                  vErrors = [err148];
                 } else {
-                  vErrors.push(err147);
+                  vErrors.push(err148);
                 }
                 errors++;
               }
-              if (typeof data79 == 'number') {
-                if (data79 < 1 || isNaN(data79)) {
-                  const err148 = {
+              if (typeof data80 == 'number') {
+                if (data80 < 1 || isNaN(data80)) {
+                  const err149 = {
                     instancePath: instancePath + '/http/rate_limit/auth_failures_per_minute',
                     schemaPath: '#/properties/http/properties/rate_limit/properties/auth_failures_per_minute/minimum',
                     keyword: 'minimum',
@@ -3046,9 +3073,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err148];
+                    vErrors = [err149];
                   } else {
-                    vErrors.push(err148);
+                    vErrors.push(err149);
                   }
                   errors++;
                 }
@@ -3056,10 +3083,10 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data67.max_queued !== undefined) {
-          let data80 = data67.max_queued;
-          if (!(typeof data80 == 'number' && !(data80 % 1) && !isNaN(data80)) && data80 !== null) {
-            const err149 = {
+        if (data68.max_queued !== undefined) {
+          let data81 = data68.max_queued;
+          if (!(typeof data81 == 'number' && !(data81 % 1) && !isNaN(data81)) && data81 !== null) {
+            const err150 = {
               instancePath: instancePath + '/http/max_queued',
               schemaPath: '#/properties/http/properties/max_queued/type',
               keyword: 'type',
@@ -3067,15 +3094,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer,null',
             };
             if (vErrors === null) {
-              vErrors = [err149];
+              vErrors = [err150];
             } else {
-              vErrors.push(err149);
+              vErrors.push(err150);
             }
             errors++;
           }
-          if (typeof data80 == 'number') {
-            if (data80 < 1 || isNaN(data80)) {
-              const err150 = {
+          if (typeof data81 == 'number') {
+            if (data81 < 1 || isNaN(data81)) {
+              const err151 = {
                 instancePath: instancePath + '/http/max_queued',
                 schemaPath: '#/properties/http/properties/max_queued/minimum',
                 keyword: 'minimum',
@@ -3083,16 +3110,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err150];
+                vErrors = [err151];
               } else {
-                vErrors.push(err150);
+                vErrors.push(err151);
               }
               errors++;
             }
           }
         }
       } else {
-        const err151 = {
+        const err152 = {
           instancePath: instancePath + '/http',
           schemaPath: '#/properties/http/type',
           keyword: 'type',
@@ -3100,19 +3127,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err151];
+          vErrors = [err152];
         } else {
-          vErrors.push(err151);
+          vErrors.push(err152);
         }
         errors++;
       }
     }
     if (data.notify !== undefined) {
-      let data81 = data.notify;
-      if (data81 && typeof data81 == 'object' && !Array.isArray(data81)) {
-        for (const key19 in data81) {
+      let data82 = data.notify;
+      if (data82 && typeof data82 == 'object' && !Array.isArray(data82)) {
+        for (const key19 in data82) {
           if (!(key19 === 'webhooks')) {
-            const err152 = {
+            const err153 = {
               instancePath: instancePath + '/notify',
               schemaPath: '#/properties/notify/additionalProperties',
               keyword: 'additionalProperties',
@@ -3120,42 +3147,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err152];
+              vErrors = [err153];
             } else {
-              vErrors.push(err152);
+              vErrors.push(err153);
             }
             errors++;
           }
         }
-        if (data81.webhooks !== undefined) {
-          let data82 = data81.webhooks;
-          if (Array.isArray(data82)) {
-            const len3 = data82.length;
+        if (data82.webhooks !== undefined) {
+          let data83 = data82.webhooks;
+          if (Array.isArray(data83)) {
+            const len3 = data83.length;
             for (let i3 = 0; i3 < len3; i3++) {
-              let data83 = data82[i3];
-              if (data83 && typeof data83 == 'object' && !Array.isArray(data83)) {
-                if (data83.url === undefined) {
-                  const err153 = {
+              let data84 = data83[i3];
+              if (data84 && typeof data84 == 'object' && !Array.isArray(data84)) {
+                if (data84.url === undefined) {
+                  const err154 = {
                     instancePath: instancePath + '/notify/webhooks/' + i3,
                     schemaPath: '#/properties/notify/properties/webhooks/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'url' },
                     message: "must have required property '" + 'url' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err153];
-                  } else {
-                    vErrors.push(err153);
-                  }
-                  errors++;
-                }
-                if (data83.secret_env === undefined) {
-                  const err154 = {
-                    instancePath: instancePath + '/notify/webhooks/' + i3,
-                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'secret_env' },
-                    message: "must have required property '" + 'secret_env' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err154];
@@ -3164,9 +3176,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key20 in data83) {
+                if (data84.secret_env === undefined) {
+                  const err155 = {
+                    instancePath: instancePath + '/notify/webhooks/' + i3,
+                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'secret_env' },
+                    message: "must have required property '" + 'secret_env' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err155];
+                  } else {
+                    vErrors.push(err155);
+                  }
+                  errors++;
+                }
+                for (const key20 in data84) {
                   if (!(key20 === 'url' || key20 === 'events' || key20 === 'secret_env')) {
-                    const err155 = {
+                    const err156 = {
                       instancePath: instancePath + '/notify/webhooks/' + i3,
                       schemaPath: '#/properties/notify/properties/webhooks/items/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3174,18 +3201,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err155];
+                      vErrors = [err156];
                     } else {
-                      vErrors.push(err155);
+                      vErrors.push(err156);
                     }
                     errors++;
                   }
                 }
-                if (data83.url !== undefined) {
-                  let data84 = data83.url;
-                  if (typeof data84 === 'string') {
-                    if (!pattern5.test(data84)) {
-                      const err156 = {
+                if (data84.url !== undefined) {
+                  let data85 = data84.url;
+                  if (typeof data85 === 'string') {
+                    if (!pattern5.test(data85)) {
+                      const err157 = {
                         instancePath: instancePath + '/notify/webhooks/' + i3 + '/url',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/pattern',
                         keyword: 'pattern',
@@ -3193,14 +3220,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://[^\\s]+$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err156];
+                        vErrors = [err157];
                       } else {
-                        vErrors.push(err156);
+                        vErrors.push(err157);
                       }
                       errors++;
                     }
                   } else {
-                    const err157 = {
+                    const err158 = {
                       instancePath: instancePath + '/notify/webhooks/' + i3 + '/url',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/type',
                       keyword: 'type',
@@ -3208,18 +3235,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err157];
+                      vErrors = [err158];
                     } else {
-                      vErrors.push(err157);
+                      vErrors.push(err158);
                     }
                     errors++;
                   }
                 }
-                if (data83.events !== undefined) {
-                  let data85 = data83.events;
-                  if (Array.isArray(data85)) {
-                    if (data85.length < 1) {
-                      const err158 = {
+                if (data84.events !== undefined) {
+                  let data86 = data84.events;
+                  if (Array.isArray(data86)) {
+                    if (data86.length < 1) {
+                      const err159 = {
                         instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/minItems',
                         keyword: 'minItems',
@@ -3227,22 +3254,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 items',
                       };
                       if (vErrors === null) {
-                        vErrors = [err158];
+                        vErrors = [err159];
                       } else {
-                        vErrors.push(err158);
+                        vErrors.push(err159);
                       }
                       errors++;
                     }
-                    const len4 = data85.length;
+                    const len4 = data86.length;
                     for (let i4 = 0; i4 < len4; i4++) {
-                      let data86 = data85[i4];
+                      let data87 = data86[i4];
                       if (!(
-                        data86 === 'session_finished' ||
-                        data86 === 'session_paused' ||
-                        data86 === 'approval_requested' ||
-                        data86 === 'session_cancelled'
+                        data87 === 'session_finished' ||
+                        data87 === 'session_paused' ||
+                        data87 === 'approval_requested' ||
+                        data87 === 'session_cancelled' ||
+                        data87 === 'intervention_required'
                       )) {
-                        const err159 = {
+                        const err160 = {
                           instancePath: instancePath + '/notify/webhooks/' + i3 + '/events/' + i4,
                           schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/items/enum',
                           keyword: 'enum',
@@ -3253,20 +3281,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
-                          vErrors = [err159];
+                          vErrors = [err160];
                         } else {
-                          vErrors.push(err159);
+                          vErrors.push(err160);
                         }
                         errors++;
                       }
                     }
-                    let i5 = data85.length;
+                    let i5 = data86.length;
                     let j0;
                     if (i5 > 1) {
                       outer0: for (; i5--;) {
                         for (j0 = i5; j0--;) {
-                          if (func0(data85[i5], data85[j0])) {
-                            const err160 = {
+                          if (func0(data86[i5], data86[j0])) {
+                            const err161 = {
                               instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
                               schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/uniqueItems',
                               keyword: 'uniqueItems',
@@ -3275,9 +3303,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i5 + ' are identical)',
                             };
                             if (vErrors === null) {
-                              vErrors = [err160];
+                              vErrors = [err161];
                             } else {
-                              vErrors.push(err160);
+                              vErrors.push(err161);
                             }
                             errors++;
                             break outer0;
@@ -3286,7 +3314,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    const err161 = {
+                    const err162 = {
                       instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/type',
                       keyword: 'type',
@@ -3294,18 +3322,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err161];
+                      vErrors = [err162];
                     } else {
-                      vErrors.push(err161);
+                      vErrors.push(err162);
                     }
                     errors++;
                   }
                 }
-                if (data83.secret_env !== undefined) {
-                  let data87 = data83.secret_env;
-                  if (typeof data87 === 'string') {
-                    if (!pattern6.test(data87)) {
-                      const err162 = {
+                if (data84.secret_env !== undefined) {
+                  let data88 = data84.secret_env;
+                  if (typeof data88 === 'string') {
+                    if (!pattern6.test(data88)) {
+                      const err163 = {
                         instancePath: instancePath + '/notify/webhooks/' + i3 + '/secret_env',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/pattern',
                         keyword: 'pattern',
@@ -3313,14 +3341,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err162];
+                        vErrors = [err163];
                       } else {
-                        vErrors.push(err162);
+                        vErrors.push(err163);
                       }
                       errors++;
                     }
                   } else {
-                    const err163 = {
+                    const err164 = {
                       instancePath: instancePath + '/notify/webhooks/' + i3 + '/secret_env',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/type',
                       keyword: 'type',
@@ -3328,15 +3356,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err163];
+                      vErrors = [err164];
                     } else {
-                      vErrors.push(err163);
+                      vErrors.push(err164);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err164 = {
+                const err165 = {
                   instancePath: instancePath + '/notify/webhooks/' + i3,
                   schemaPath: '#/properties/notify/properties/webhooks/items/type',
                   keyword: 'type',
@@ -3344,15 +3372,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err164];
+                  vErrors = [err165];
                 } else {
-                  vErrors.push(err164);
+                  vErrors.push(err165);
                 }
                 errors++;
               }
             }
           } else {
-            const err165 = {
+            const err166 = {
               instancePath: instancePath + '/notify/webhooks',
               schemaPath: '#/properties/notify/properties/webhooks/type',
               keyword: 'type',
@@ -3360,15 +3388,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err165];
+              vErrors = [err166];
             } else {
-              vErrors.push(err165);
+              vErrors.push(err166);
             }
             errors++;
           }
         }
       } else {
-        const err166 = {
+        const err167 = {
           instancePath: instancePath + '/notify',
           schemaPath: '#/properties/notify/type',
           keyword: 'type',
@@ -3376,17 +3404,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err166];
+          vErrors = [err167];
         } else {
-          vErrors.push(err166);
+          vErrors.push(err167);
         }
         errors++;
       }
     }
     if (data.tools !== undefined) {
-      let data88 = data.tools;
-      if (data88 && typeof data88 == 'object' && !Array.isArray(data88)) {
-        for (const key21 in data88) {
+      let data89 = data.tools;
+      if (data89 && typeof data89 == 'object' && !Array.isArray(data89)) {
+        for (const key21 in data89) {
           if (!(
             key21 === 'workspace' ||
             key21 === 'max_result_bytes' ||
@@ -3394,7 +3422,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key21 === 'http_get' ||
             key21 === 'commands'
           )) {
-            const err167 = {
+            const err168 = {
               instancePath: instancePath + '/tools',
               schemaPath: '#/properties/tools/additionalProperties',
               keyword: 'additionalProperties',
@@ -3402,18 +3430,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err167];
+              vErrors = [err168];
             } else {
-              vErrors.push(err167);
+              vErrors.push(err168);
             }
             errors++;
           }
         }
-        if (data88.workspace !== undefined) {
-          let data89 = data88.workspace;
-          if (typeof data89 === 'string') {
-            if (func3(data89) < 1) {
-              const err168 = {
+        if (data89.workspace !== undefined) {
+          let data90 = data89.workspace;
+          if (typeof data90 === 'string') {
+            if (func3(data90) < 1) {
+              const err169 = {
                 instancePath: instancePath + '/tools/workspace',
                 schemaPath: '#/properties/tools/properties/workspace/minLength',
                 keyword: 'minLength',
@@ -3421,37 +3449,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
-                vErrors = [err168];
+                vErrors = [err169];
               } else {
-                vErrors.push(err168);
+                vErrors.push(err169);
               }
               errors++;
             }
           } else {
-            const err169 = {
+            const err170 = {
               instancePath: instancePath + '/tools/workspace',
               schemaPath: '#/properties/tools/properties/workspace/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err169];
-            } else {
-              vErrors.push(err169);
-            }
-            errors++;
-          }
-        }
-        if (data88.max_result_bytes !== undefined) {
-          let data90 = data88.max_result_bytes;
-          if (!(typeof data90 == 'number' && !(data90 % 1) && !isNaN(data90))) {
-            const err170 = {
-              instancePath: instancePath + '/tools/max_result_bytes',
-              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err170];
@@ -3460,9 +3470,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data90 == 'number') {
-            if (data90 < 1 || isNaN(data90)) {
-              const err171 = {
+        }
+        if (data89.max_result_bytes !== undefined) {
+          let data91 = data89.max_result_bytes;
+          if (!(typeof data91 == 'number' && !(data91 % 1) && !isNaN(data91))) {
+            const err171 = {
+              instancePath: instancePath + '/tools/max_result_bytes',
+              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err171];
+            } else {
+              vErrors.push(err171);
+            }
+            errors++;
+          }
+          if (typeof data91 == 'number') {
+            if (data91 < 1 || isNaN(data91)) {
+              const err172 = {
                 instancePath: instancePath + '/tools/max_result_bytes',
                 schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
                 keyword: 'minimum',
@@ -3470,18 +3498,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err171];
+                vErrors = [err172];
               } else {
-                vErrors.push(err171);
+                vErrors.push(err172);
               }
               errors++;
             }
           }
         }
-        if (data88.max_file_bytes !== undefined) {
-          let data91 = data88.max_file_bytes;
-          if (!(typeof data91 == 'number' && !(data91 % 1) && !isNaN(data91))) {
-            const err172 = {
+        if (data89.max_file_bytes !== undefined) {
+          let data92 = data89.max_file_bytes;
+          if (!(typeof data92 == 'number' && !(data92 % 1) && !isNaN(data92))) {
+            const err173 = {
               instancePath: instancePath + '/tools/max_file_bytes',
               schemaPath: '#/properties/tools/properties/max_file_bytes/type',
               keyword: 'type',
@@ -3489,15 +3517,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err172];
+              vErrors = [err173];
             } else {
-              vErrors.push(err172);
+              vErrors.push(err173);
             }
             errors++;
           }
-          if (typeof data91 == 'number') {
-            if (data91 < 1 || isNaN(data91)) {
-              const err173 = {
+          if (typeof data92 == 'number') {
+            if (data92 < 1 || isNaN(data92)) {
+              const err174 = {
                 instancePath: instancePath + '/tools/max_file_bytes',
                 schemaPath: '#/properties/tools/properties/max_file_bytes/minimum',
                 keyword: 'minimum',
@@ -3505,25 +3533,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err173];
+                vErrors = [err174];
               } else {
-                vErrors.push(err173);
+                vErrors.push(err174);
               }
               errors++;
             }
           }
         }
-        if (data88.http_get !== undefined) {
-          let data92 = data88.http_get;
-          if (data92 && typeof data92 == 'object' && !Array.isArray(data92)) {
-            for (const key22 in data92) {
+        if (data89.http_get !== undefined) {
+          let data93 = data89.http_get;
+          if (data93 && typeof data93 == 'object' && !Array.isArray(data93)) {
+            for (const key22 in data93) {
               if (!(
                 key22 === 'allow_hosts' ||
                 key22 === 'max_bytes' ||
                 key22 === 'timeout_ms' ||
                 key22 === 'max_redirects'
               )) {
-                const err174 = {
+                const err175 = {
                   instancePath: instancePath + '/tools/http_get',
                   schemaPath: '#/properties/tools/properties/http_get/additionalProperties',
                   keyword: 'additionalProperties',
@@ -3531,22 +3559,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err174];
+                  vErrors = [err175];
                 } else {
-                  vErrors.push(err174);
+                  vErrors.push(err175);
                 }
                 errors++;
               }
             }
-            if (data92.allow_hosts !== undefined) {
-              let data93 = data92.allow_hosts;
-              if (Array.isArray(data93)) {
-                const len5 = data93.length;
+            if (data93.allow_hosts !== undefined) {
+              let data94 = data93.allow_hosts;
+              if (Array.isArray(data94)) {
+                const len5 = data94.length;
                 for (let i6 = 0; i6 < len5; i6++) {
-                  let data94 = data93[i6];
-                  if (typeof data94 === 'string') {
-                    if (func3(data94) < 1) {
-                      const err175 = {
+                  let data95 = data94[i6];
+                  if (typeof data95 === 'string') {
+                    if (func3(data95) < 1) {
+                      const err176 = {
                         instancePath: instancePath + '/tools/http_get/allow_hosts/' + i6,
                         schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/minLength',
                         keyword: 'minLength',
@@ -3554,14 +3582,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err175];
+                        vErrors = [err176];
                       } else {
-                        vErrors.push(err175);
+                        vErrors.push(err176);
                       }
                       errors++;
                     }
                   } else {
-                    const err176 = {
+                    const err177 = {
                       instancePath: instancePath + '/tools/http_get/allow_hosts/' + i6,
                       schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/type',
                       keyword: 'type',
@@ -3569,38 +3597,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err176];
+                      vErrors = [err177];
                     } else {
-                      vErrors.push(err176);
+                      vErrors.push(err177);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err177 = {
+                const err178 = {
                   instancePath: instancePath + '/tools/http_get/allow_hosts',
                   schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/type',
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err177];
-                } else {
-                  vErrors.push(err177);
-                }
-                errors++;
-              }
-            }
-            if (data92.max_bytes !== undefined) {
-              let data95 = data92.max_bytes;
-              if (!(typeof data95 == 'number' && !(data95 % 1) && !isNaN(data95))) {
-                const err178 = {
-                  instancePath: instancePath + '/tools/http_get/max_bytes',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err178];
@@ -3609,9 +3619,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data95 == 'number') {
-                if (data95 < 1 || isNaN(data95)) {
-                  const err179 = {
+            }
+            if (data93.max_bytes !== undefined) {
+              let data96 = data93.max_bytes;
+              if (!(typeof data96 == 'number' && !(data96 % 1) && !isNaN(data96))) {
+                const err179 = {
+                  instancePath: instancePath + '/tools/http_get/max_bytes',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err179];
+                } else {
+                  vErrors.push(err179);
+                }
+                errors++;
+              }
+              if (typeof data96 == 'number') {
+                if (data96 < 1 || isNaN(data96)) {
+                  const err180 = {
                     instancePath: instancePath + '/tools/http_get/max_bytes',
                     schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
                     keyword: 'minimum',
@@ -3619,18 +3647,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err179];
+                    vErrors = [err180];
                   } else {
-                    vErrors.push(err179);
+                    vErrors.push(err180);
                   }
                   errors++;
                 }
               }
             }
-            if (data92.timeout_ms !== undefined) {
-              let data96 = data92.timeout_ms;
-              if (!(typeof data96 == 'number' && !(data96 % 1) && !isNaN(data96))) {
-                const err180 = {
+            if (data93.timeout_ms !== undefined) {
+              let data97 = data93.timeout_ms;
+              if (!(typeof data97 == 'number' && !(data97 % 1) && !isNaN(data97))) {
+                const err181 = {
                   instancePath: instancePath + '/tools/http_get/timeout_ms',
                   schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
                   keyword: 'type',
@@ -3638,15 +3666,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err180];
+                  vErrors = [err181];
                 } else {
-                  vErrors.push(err180);
+                  vErrors.push(err181);
                 }
                 errors++;
               }
-              if (typeof data96 == 'number') {
-                if (data96 < 1 || isNaN(data96)) {
-                  const err181 = {
+              if (typeof data97 == 'number') {
+                if (data97 < 1 || isNaN(data97)) {
+                  const err182 = {
                     instancePath: instancePath + '/tools/http_get/timeout_ms',
                     schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/minimum',
                     keyword: 'minimum',
@@ -3654,18 +3682,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err181];
+                    vErrors = [err182];
                   } else {
-                    vErrors.push(err181);
+                    vErrors.push(err182);
                   }
                   errors++;
                 }
               }
             }
-            if (data92.max_redirects !== undefined) {
-              let data97 = data92.max_redirects;
-              if (!(typeof data97 == 'number' && !(data97 % 1) && !isNaN(data97))) {
-                const err182 = {
+            if (data93.max_redirects !== undefined) {
+              let data98 = data93.max_redirects;
+              if (!(typeof data98 == 'number' && !(data98 % 1) && !isNaN(data98))) {
+                const err183 = {
                   instancePath: instancePath + '/tools/http_get/max_redirects',
                   schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/type',
                   keyword: 'type',
@@ -3673,15 +3701,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err182];
+                  vErrors = [err183];
                 } else {
-                  vErrors.push(err182);
+                  vErrors.push(err183);
                 }
                 errors++;
               }
-              if (typeof data97 == 'number') {
-                if (data97 < 0 || isNaN(data97)) {
-                  const err183 = {
+              if (typeof data98 == 'number') {
+                if (data98 < 0 || isNaN(data98)) {
+                  const err184 = {
                     instancePath: instancePath + '/tools/http_get/max_redirects',
                     schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
                     keyword: 'minimum',
@@ -3689,16 +3717,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err183];
+                    vErrors = [err184];
                   } else {
-                    vErrors.push(err183);
+                    vErrors.push(err184);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err184 = {
+            const err185 = {
               instancePath: instancePath + '/tools/http_get',
               schemaPath: '#/properties/tools/properties/http_get/type',
               keyword: 'type',
@@ -3706,24 +3734,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err184];
+              vErrors = [err185];
             } else {
-              vErrors.push(err184);
+              vErrors.push(err185);
             }
             errors++;
           }
         }
-        if (data88.commands !== undefined) {
-          let data98 = data88.commands;
-          if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
-            for (const key23 in data98) {
+        if (data89.commands !== undefined) {
+          let data99 = data89.commands;
+          if (data99 && typeof data99 == 'object' && !Array.isArray(data99)) {
+            for (const key23 in data99) {
               if (!(
                 key23 === 'allow' ||
                 key23 === 'auto_approve' ||
                 key23 === 'timeout_ms' ||
                 key23 === 'max_output_bytes'
               )) {
-                const err185 = {
+                const err186 = {
                   instancePath: instancePath + '/tools/commands',
                   schemaPath: '#/properties/tools/properties/commands/additionalProperties',
                   keyword: 'additionalProperties',
@@ -3731,22 +3759,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err185];
+                  vErrors = [err186];
                 } else {
-                  vErrors.push(err185);
+                  vErrors.push(err186);
                 }
                 errors++;
               }
             }
-            if (data98.allow !== undefined) {
-              let data99 = data98.allow;
-              if (Array.isArray(data99)) {
-                const len6 = data99.length;
+            if (data99.allow !== undefined) {
+              let data100 = data99.allow;
+              if (Array.isArray(data100)) {
+                const len6 = data100.length;
                 for (let i7 = 0; i7 < len6; i7++) {
-                  let data100 = data99[i7];
-                  if (typeof data100 === 'string') {
-                    if (func3(data100) < 1) {
-                      const err186 = {
+                  let data101 = data100[i7];
+                  if (typeof data101 === 'string') {
+                    if (func3(data101) < 1) {
+                      const err187 = {
                         instancePath: instancePath + '/tools/commands/allow/' + i7,
                         schemaPath: '#/properties/tools/properties/commands/properties/allow/items/minLength',
                         keyword: 'minLength',
@@ -3754,14 +3782,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err186];
+                        vErrors = [err187];
                       } else {
-                        vErrors.push(err186);
+                        vErrors.push(err187);
                       }
                       errors++;
                     }
                   } else {
-                    const err187 = {
+                    const err188 = {
                       instancePath: instancePath + '/tools/commands/allow/' + i7,
                       schemaPath: '#/properties/tools/properties/commands/properties/allow/items/type',
                       keyword: 'type',
@@ -3769,25 +3797,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err187];
+                      vErrors = [err188];
                     } else {
-                      vErrors.push(err187);
+                      vErrors.push(err188);
                     }
                     errors++;
                   }
                 }
-                let i8 = data99.length;
+                let i8 = data100.length;
                 let j1;
                 if (i8 > 1) {
                   const indices0 = {};
                   for (; i8--;) {
-                    let item0 = data99[i8];
+                    let item0 = data100[i8];
                     if (typeof item0 !== 'string') {
                       continue;
                     }
                     if (typeof indices0[item0] == 'number') {
                       j1 = indices0[item0];
-                      const err188 = {
+                      const err189 = {
                         instancePath: instancePath + '/tools/commands/allow',
                         schemaPath: '#/properties/tools/properties/commands/properties/allow/uniqueItems',
                         keyword: 'uniqueItems',
@@ -3795,9 +3823,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i8 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err188];
+                        vErrors = [err189];
                       } else {
-                        vErrors.push(err188);
+                        vErrors.push(err189);
                       }
                       errors++;
                       break;
@@ -3806,7 +3834,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err189 = {
+                const err190 = {
                   instancePath: instancePath + '/tools/commands/allow',
                   schemaPath: '#/properties/tools/properties/commands/properties/allow/type',
                   keyword: 'type',
@@ -3814,22 +3842,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err189];
+                  vErrors = [err190];
                 } else {
-                  vErrors.push(err189);
+                  vErrors.push(err190);
                 }
                 errors++;
               }
             }
-            if (data98.auto_approve !== undefined) {
-              let data101 = data98.auto_approve;
-              if (Array.isArray(data101)) {
-                const len7 = data101.length;
+            if (data99.auto_approve !== undefined) {
+              let data102 = data99.auto_approve;
+              if (Array.isArray(data102)) {
+                const len7 = data102.length;
                 for (let i9 = 0; i9 < len7; i9++) {
-                  let data102 = data101[i9];
-                  if (typeof data102 === 'string') {
-                    if (func3(data102) < 1) {
-                      const err190 = {
+                  let data103 = data102[i9];
+                  if (typeof data103 === 'string') {
+                    if (func3(data103) < 1) {
+                      const err191 = {
                         instancePath: instancePath + '/tools/commands/auto_approve/' + i9,
                         schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/minLength',
                         keyword: 'minLength',
@@ -3837,14 +3865,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err190];
+                        vErrors = [err191];
                       } else {
-                        vErrors.push(err190);
+                        vErrors.push(err191);
                       }
                       errors++;
                     }
                   } else {
-                    const err191 = {
+                    const err192 = {
                       instancePath: instancePath + '/tools/commands/auto_approve/' + i9,
                       schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/type',
                       keyword: 'type',
@@ -3852,25 +3880,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err191];
+                      vErrors = [err192];
                     } else {
-                      vErrors.push(err191);
+                      vErrors.push(err192);
                     }
                     errors++;
                   }
                 }
-                let i10 = data101.length;
+                let i10 = data102.length;
                 let j2;
                 if (i10 > 1) {
                   const indices1 = {};
                   for (; i10--;) {
-                    let item1 = data101[i10];
+                    let item1 = data102[i10];
                     if (typeof item1 !== 'string') {
                       continue;
                     }
                     if (typeof indices1[item1] == 'number') {
                       j2 = indices1[item1];
-                      const err192 = {
+                      const err193 = {
                         instancePath: instancePath + '/tools/commands/auto_approve',
                         schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/uniqueItems',
                         keyword: 'uniqueItems',
@@ -3878,9 +3906,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i10 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err192];
+                        vErrors = [err193];
                       } else {
-                        vErrors.push(err192);
+                        vErrors.push(err193);
                       }
                       errors++;
                       break;
@@ -3889,30 +3917,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err193 = {
+                const err194 = {
                   instancePath: instancePath + '/tools/commands/auto_approve',
                   schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/type',
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err193];
-                } else {
-                  vErrors.push(err193);
-                }
-                errors++;
-              }
-            }
-            if (data98.timeout_ms !== undefined) {
-              let data103 = data98.timeout_ms;
-              if (!(typeof data103 == 'number' && !(data103 % 1) && !isNaN(data103))) {
-                const err194 = {
-                  instancePath: instancePath + '/tools/commands/timeout_ms',
-                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err194];
@@ -3921,9 +3931,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data103 == 'number') {
-                if (data103 < 1 || isNaN(data103)) {
-                  const err195 = {
+            }
+            if (data99.timeout_ms !== undefined) {
+              let data104 = data99.timeout_ms;
+              if (!(typeof data104 == 'number' && !(data104 % 1) && !isNaN(data104))) {
+                const err195 = {
+                  instancePath: instancePath + '/tools/commands/timeout_ms',
+                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err195];
+                } else {
+                  vErrors.push(err195);
+                }
+                errors++;
+              }
+              if (typeof data104 == 'number') {
+                if (data104 < 1 || isNaN(data104)) {
+                  const err196 = {
                     instancePath: instancePath + '/tools/commands/timeout_ms',
                     schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
                     keyword: 'minimum',
@@ -3931,18 +3959,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err195];
+                    vErrors = [err196];
                   } else {
-                    vErrors.push(err195);
+                    vErrors.push(err196);
                   }
                   errors++;
                 }
               }
             }
-            if (data98.max_output_bytes !== undefined) {
-              let data104 = data98.max_output_bytes;
-              if (!(typeof data104 == 'number' && !(data104 % 1) && !isNaN(data104))) {
-                const err196 = {
+            if (data99.max_output_bytes !== undefined) {
+              let data105 = data99.max_output_bytes;
+              if (!(typeof data105 == 'number' && !(data105 % 1) && !isNaN(data105))) {
+                const err197 = {
                   instancePath: instancePath + '/tools/commands/max_output_bytes',
                   schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
                   keyword: 'type',
@@ -3950,15 +3978,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err196];
+                  vErrors = [err197];
                 } else {
-                  vErrors.push(err196);
+                  vErrors.push(err197);
                 }
                 errors++;
               }
-              if (typeof data104 == 'number') {
-                if (data104 < 1 || isNaN(data104)) {
-                  const err197 = {
+              if (typeof data105 == 'number') {
+                if (data105 < 1 || isNaN(data105)) {
+                  const err198 = {
                     instancePath: instancePath + '/tools/commands/max_output_bytes',
                     schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
                     keyword: 'minimum',
@@ -3966,16 +3994,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err197];
+                    vErrors = [err198];
                   } else {
-                    vErrors.push(err197);
+                    vErrors.push(err198);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err198 = {
+            const err199 = {
               instancePath: instancePath + '/tools/commands',
               schemaPath: '#/properties/tools/properties/commands/type',
               keyword: 'type',
@@ -3983,15 +4011,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err198];
+              vErrors = [err199];
             } else {
-              vErrors.push(err198);
+              vErrors.push(err199);
             }
             errors++;
           }
         }
       } else {
-        const err199 = {
+        const err200 = {
           instancePath: instancePath + '/tools',
           schemaPath: '#/properties/tools/type',
           keyword: 'type',
@@ -3999,42 +4027,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err199];
+          vErrors = [err200];
         } else {
-          vErrors.push(err199);
+          vErrors.push(err200);
         }
         errors++;
       }
     }
     if (data.store !== undefined) {
-      let data105 = data.store;
-      if (data105 && typeof data105 == 'object' && !Array.isArray(data105)) {
-        for (const key24 in data105) {
+      let data106 = data.store;
+      if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
+        for (const key24 in data106) {
           if (!(key24 === 'kind' || key24 === 'url' || key24 === 'schema')) {
-            const err200 = {
+            const err201 = {
               instancePath: instancePath + '/store',
               schemaPath: '#/properties/store/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key24 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err200];
-            } else {
-              vErrors.push(err200);
-            }
-            errors++;
-          }
-        }
-        if (data105.kind !== undefined) {
-          let data106 = data105.kind;
-          if (!(data106 === 'files' || data106 === 'postgres')) {
-            const err201 = {
-              instancePath: instancePath + '/store/kind',
-              schemaPath: '#/properties/store/properties/kind/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.store.properties.kind.enum },
-              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err201];
@@ -4044,15 +4054,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data105.url !== undefined) {
-          let data107 = data105.url;
-          if (typeof data107 !== 'string' && data107 !== null) {
+        if (data106.kind !== undefined) {
+          let data107 = data106.kind;
+          if (!(data107 === 'files' || data107 === 'postgres')) {
             const err202 = {
-              instancePath: instancePath + '/store/url',
-              schemaPath: '#/properties/store/properties/url/type',
-              keyword: 'type',
-              params: { type: schema11.properties.store.properties.url.type },
-              message: 'must be string,null',
+              instancePath: instancePath + '/store/kind',
+              schemaPath: '#/properties/store/properties/kind/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.store.properties.kind.enum },
+              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err202];
@@ -4061,34 +4071,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data107 === 'string') {
-            if (func3(data107) < 1) {
-              const err203 = {
+        }
+        if (data106.url !== undefined) {
+          let data108 = data106.url;
+          if (typeof data108 !== 'string' && data108 !== null) {
+            const err203 = {
+              instancePath: instancePath + '/store/url',
+              schemaPath: '#/properties/store/properties/url/type',
+              keyword: 'type',
+              params: { type: schema11.properties.store.properties.url.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err203];
+            } else {
+              vErrors.push(err203);
+            }
+            errors++;
+          }
+          if (typeof data108 === 'string') {
+            if (func3(data108) < 1) {
+              const err204 = {
                 instancePath: instancePath + '/store/url',
                 schemaPath: '#/properties/store/properties/url/minLength',
                 keyword: 'minLength',
                 params: { limit: 1 },
                 message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err203];
-              } else {
-                vErrors.push(err203);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data105.schema !== undefined) {
-          let data108 = data105.schema;
-          if (typeof data108 === 'string') {
-            if (!pattern7.test(data108)) {
-              const err204 = {
-                instancePath: instancePath + '/store/schema',
-                schemaPath: '#/properties/store/properties/schema/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
-                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err204];
@@ -4097,8 +4105,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+          }
+        }
+        if (data106.schema !== undefined) {
+          let data109 = data106.schema;
+          if (typeof data109 === 'string') {
+            if (!pattern7.test(data109)) {
+              const err205 = {
+                instancePath: instancePath + '/store/schema',
+                schemaPath: '#/properties/store/properties/schema/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err205];
+              } else {
+                vErrors.push(err205);
+              }
+              errors++;
+            }
           } else {
-            const err205 = {
+            const err206 = {
               instancePath: instancePath + '/store/schema',
               schemaPath: '#/properties/store/properties/schema/type',
               keyword: 'type',
@@ -4106,15 +4134,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err205];
+              vErrors = [err206];
             } else {
-              vErrors.push(err205);
+              vErrors.push(err206);
             }
             errors++;
           }
         }
       } else {
-        const err206 = {
+        const err207 = {
           instancePath: instancePath + '/store',
           schemaPath: '#/properties/store/type',
           keyword: 'type',
@@ -4122,42 +4150,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err206];
+          vErrors = [err207];
         } else {
-          vErrors.push(err206);
+          vErrors.push(err207);
         }
         errors++;
       }
     }
     if (data.cluster !== undefined) {
-      let data109 = data.cluster;
-      if (data109 && typeof data109 == 'object' && !Array.isArray(data109)) {
-        for (const key25 in data109) {
+      let data110 = data.cluster;
+      if (data110 && typeof data110 == 'object' && !Array.isArray(data110)) {
+        for (const key25 in data110) {
           if (!(key25 === 'lease_ms' || key25 === 'pool_size' || key25 === 'connect_timeout_ms')) {
-            const err207 = {
+            const err208 = {
               instancePath: instancePath + '/cluster',
               schemaPath: '#/properties/cluster/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key25 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err207];
-            } else {
-              vErrors.push(err207);
-            }
-            errors++;
-          }
-        }
-        if (data109.lease_ms !== undefined) {
-          let data110 = data109.lease_ms;
-          if (!(typeof data110 == 'number' && !(data110 % 1) && !isNaN(data110))) {
-            const err208 = {
-              instancePath: instancePath + '/cluster/lease_ms',
-              schemaPath: '#/properties/cluster/properties/lease_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err208];
@@ -4166,9 +4176,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data110 == 'number') {
-            if (data110 < 1000 || isNaN(data110)) {
-              const err209 = {
+        }
+        if (data110.lease_ms !== undefined) {
+          let data111 = data110.lease_ms;
+          if (!(typeof data111 == 'number' && !(data111 % 1) && !isNaN(data111))) {
+            const err209 = {
+              instancePath: instancePath + '/cluster/lease_ms',
+              schemaPath: '#/properties/cluster/properties/lease_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err209];
+            } else {
+              vErrors.push(err209);
+            }
+            errors++;
+          }
+          if (typeof data111 == 'number') {
+            if (data111 < 1000 || isNaN(data111)) {
+              const err210 = {
                 instancePath: instancePath + '/cluster/lease_ms',
                 schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
                 keyword: 'minimum',
@@ -4176,18 +4204,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1000',
               };
               if (vErrors === null) {
-                vErrors = [err209];
+                vErrors = [err210];
               } else {
-                vErrors.push(err209);
+                vErrors.push(err210);
               }
               errors++;
             }
           }
         }
-        if (data109.pool_size !== undefined) {
-          let data111 = data109.pool_size;
-          if (!(typeof data111 == 'number' && !(data111 % 1) && !isNaN(data111))) {
-            const err210 = {
+        if (data110.pool_size !== undefined) {
+          let data112 = data110.pool_size;
+          if (!(typeof data112 == 'number' && !(data112 % 1) && !isNaN(data112))) {
+            const err211 = {
               instancePath: instancePath + '/cluster/pool_size',
               schemaPath: '#/properties/cluster/properties/pool_size/type',
               keyword: 'type',
@@ -4195,35 +4223,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err210];
+              vErrors = [err211];
             } else {
-              vErrors.push(err210);
+              vErrors.push(err211);
             }
             errors++;
           }
-          if (typeof data111 == 'number') {
-            if (data111 > 100 || isNaN(data111)) {
-              const err211 = {
+          if (typeof data112 == 'number') {
+            if (data112 > 100 || isNaN(data112)) {
+              const err212 = {
                 instancePath: instancePath + '/cluster/pool_size',
                 schemaPath: '#/properties/cluster/properties/pool_size/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 100 },
                 message: 'must be <= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err211];
-              } else {
-                vErrors.push(err211);
-              }
-              errors++;
-            }
-            if (data111 < 2 || isNaN(data111)) {
-              const err212 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 2 },
-                message: 'must be >= 2',
               };
               if (vErrors === null) {
                 vErrors = [err212];
@@ -4232,12 +4245,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data112 < 2 || isNaN(data112)) {
+              const err213 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 2 },
+                message: 'must be >= 2',
+              };
+              if (vErrors === null) {
+                vErrors = [err213];
+              } else {
+                vErrors.push(err213);
+              }
+              errors++;
+            }
           }
         }
-        if (data109.connect_timeout_ms !== undefined) {
-          let data112 = data109.connect_timeout_ms;
-          if (!(typeof data112 == 'number' && !(data112 % 1) && !isNaN(data112))) {
-            const err213 = {
+        if (data110.connect_timeout_ms !== undefined) {
+          let data113 = data110.connect_timeout_ms;
+          if (!(typeof data113 == 'number' && !(data113 % 1) && !isNaN(data113))) {
+            const err214 = {
               instancePath: instancePath + '/cluster/connect_timeout_ms',
               schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
               keyword: 'type',
@@ -4245,35 +4273,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err213];
+              vErrors = [err214];
             } else {
-              vErrors.push(err213);
+              vErrors.push(err214);
             }
             errors++;
           }
-          if (typeof data112 == 'number') {
-            if (data112 > 25000 || isNaN(data112)) {
-              const err214 = {
+          if (typeof data113 == 'number') {
+            if (data113 > 25000 || isNaN(data113)) {
+              const err215 = {
                 instancePath: instancePath + '/cluster/connect_timeout_ms',
                 schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 25000 },
                 message: 'must be <= 25000',
-              };
-              if (vErrors === null) {
-                vErrors = [err214];
-              } else {
-                vErrors.push(err214);
-              }
-              errors++;
-            }
-            if (data112 < 100 || isNaN(data112)) {
-              const err215 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 100 },
-                message: 'must be >= 100',
               };
               if (vErrors === null) {
                 vErrors = [err215];
@@ -4282,10 +4295,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data113 < 100 || isNaN(data113)) {
+              const err216 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 100 },
+                message: 'must be >= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err216];
+              } else {
+                vErrors.push(err216);
+              }
+              errors++;
+            }
           }
         }
       } else {
-        const err216 = {
+        const err217 = {
           instancePath: instancePath + '/cluster',
           schemaPath: '#/properties/cluster/type',
           keyword: 'type',
@@ -4293,19 +4321,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err216];
+          vErrors = [err217];
         } else {
-          vErrors.push(err216);
+          vErrors.push(err217);
         }
         errors++;
       }
     }
     if (data.mcp !== undefined) {
-      let data113 = data.mcp;
-      if (data113 && typeof data113 == 'object' && !Array.isArray(data113)) {
-        for (const key26 in data113) {
+      let data114 = data.mcp;
+      if (data114 && typeof data114 == 'object' && !Array.isArray(data114)) {
+        for (const key26 in data114) {
           if (!(key26 === 'servers' || key26 === 'timeout_ms')) {
-            const err217 = {
+            const err218 = {
               instancePath: instancePath + '/mcp',
               schemaPath: '#/properties/mcp/additionalProperties',
               keyword: 'additionalProperties',
@@ -4313,21 +4341,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err217];
+              vErrors = [err218];
             } else {
-              vErrors.push(err217);
+              vErrors.push(err218);
             }
             errors++;
           }
         }
-        if (data113.servers !== undefined) {
-          let data114 = data113.servers;
-          if (data114 && typeof data114 == 'object' && !Array.isArray(data114)) {
-            for (const key27 in data114) {
-              const _errs251 = errors;
+        if (data114.servers !== undefined) {
+          let data115 = data114.servers;
+          if (data115 && typeof data115 == 'object' && !Array.isArray(data115)) {
+            for (const key27 in data115) {
+              const _errs252 = errors;
               if (typeof key27 === 'string') {
                 if (!pattern8.test(key27)) {
-                  const err218 = {
+                  const err219 = {
                     instancePath: instancePath + '/mcp/servers',
                     schemaPath: '#/properties/mcp/properties/servers/propertyNames/pattern',
                     keyword: 'pattern',
@@ -4336,16 +4364,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     propertyName: key27,
                   };
                   if (vErrors === null) {
-                    vErrors = [err218];
+                    vErrors = [err219];
                   } else {
-                    vErrors.push(err218);
+                    vErrors.push(err219);
                   }
                   errors++;
                 }
               }
-              var valid46 = _errs251 === errors;
+              var valid46 = _errs252 === errors;
               if (!valid46) {
-                const err219 = {
+                const err220 = {
                   instancePath: instancePath + '/mcp/servers',
                   schemaPath: '#/properties/mcp/properties/servers/propertyNames',
                   keyword: 'propertyNames',
@@ -4353,17 +4381,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err219];
+                  vErrors = [err220];
                 } else {
-                  vErrors.push(err219);
+                  vErrors.push(err220);
                 }
                 errors++;
               }
             }
-            for (const key28 in data114) {
-              let data115 = data114[key28];
-              if (data115 && typeof data115 == 'object' && !Array.isArray(data115)) {
-                for (const key29 in data115) {
+            for (const key28 in data115) {
+              let data116 = data115[key28];
+              if (data116 && typeof data116 == 'object' && !Array.isArray(data116)) {
+                for (const key29 in data116) {
                   if (!(
                     key29 === 'command' ||
                     key29 === 'args' ||
@@ -4373,7 +4401,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     key29 === 'headers_env' ||
                     key29 === 'timeout_ms'
                   )) {
-                    const err220 = {
+                    const err221 = {
                       instancePath: instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1'),
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/additionalProperties',
                       keyword: 'additionalProperties',
@@ -4381,18 +4409,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err220];
+                      vErrors = [err221];
                     } else {
-                      vErrors.push(err220);
+                      vErrors.push(err221);
                     }
                     errors++;
                   }
                 }
-                if (data115.command !== undefined) {
-                  let data116 = data115.command;
-                  if (typeof data116 === 'string') {
-                    if (func3(data116) < 1) {
-                      const err221 = {
+                if (data116.command !== undefined) {
+                  let data117 = data116.command;
+                  if (typeof data117 === 'string') {
+                    if (func3(data117) < 1) {
+                      const err222 = {
                         instancePath:
                           instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
                         schemaPath:
@@ -4402,14 +4430,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err221];
+                        vErrors = [err222];
                       } else {
-                        vErrors.push(err221);
+                        vErrors.push(err222);
                       }
                       errors++;
                     }
                   } else {
-                    const err222 = {
+                    const err223 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
@@ -4418,20 +4446,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err222];
+                      vErrors = [err223];
                     } else {
-                      vErrors.push(err222);
+                      vErrors.push(err223);
                     }
                     errors++;
                   }
                 }
-                if (data115.args !== undefined) {
-                  let data117 = data115.args;
-                  if (Array.isArray(data117)) {
-                    const len8 = data117.length;
+                if (data116.args !== undefined) {
+                  let data118 = data116.args;
+                  if (Array.isArray(data118)) {
+                    const len8 = data118.length;
                     for (let i11 = 0; i11 < len8; i11++) {
-                      if (typeof data117[i11] !== 'string') {
-                        const err223 = {
+                      if (typeof data118[i11] !== 'string') {
+                        const err224 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -4445,15 +4473,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err223];
+                          vErrors = [err224];
                         } else {
-                          vErrors.push(err223);
+                          vErrors.push(err224);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err224 = {
+                    const err225 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
@@ -4462,19 +4490,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err224];
+                      vErrors = [err225];
                     } else {
-                      vErrors.push(err224);
+                      vErrors.push(err225);
                     }
                     errors++;
                   }
                 }
-                if (data115.env !== undefined) {
-                  let data119 = data115.env;
-                  if (data119 && typeof data119 == 'object' && !Array.isArray(data119)) {
-                    for (const key30 in data119) {
-                      if (typeof data119[key30] !== 'string') {
-                        const err225 = {
+                if (data116.env !== undefined) {
+                  let data120 = data116.env;
+                  if (data120 && typeof data120 == 'object' && !Array.isArray(data120)) {
+                    for (const key30 in data120) {
+                      if (typeof data120[key30] !== 'string') {
+                        const err226 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -4488,15 +4516,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err225];
+                          vErrors = [err226];
                         } else {
-                          vErrors.push(err225);
+                          vErrors.push(err226);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err226 = {
+                    const err227 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
@@ -4505,18 +4533,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err226];
+                      vErrors = [err227];
                     } else {
-                      vErrors.push(err226);
+                      vErrors.push(err227);
                     }
                     errors++;
                   }
                 }
-                if (data115.cwd !== undefined) {
-                  let data121 = data115.cwd;
-                  if (typeof data121 === 'string') {
-                    if (func3(data121) < 1) {
-                      const err227 = {
+                if (data116.cwd !== undefined) {
+                  let data122 = data116.cwd;
+                  if (typeof data122 === 'string') {
+                    if (func3(data122) < 1) {
+                      const err228 = {
                         instancePath:
                           instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
                         schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
@@ -4525,14 +4553,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err227];
+                        vErrors = [err228];
                       } else {
-                        vErrors.push(err227);
+                        vErrors.push(err228);
                       }
                       errors++;
                     }
                   } else {
-                    const err228 = {
+                    const err229 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
@@ -4541,18 +4569,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err228];
+                      vErrors = [err229];
                     } else {
-                      vErrors.push(err228);
+                      vErrors.push(err229);
                     }
                     errors++;
                   }
                 }
-                if (data115.url !== undefined) {
-                  let data122 = data115.url;
-                  if (typeof data122 === 'string') {
-                    if (!pattern1.test(data122)) {
-                      const err229 = {
+                if (data116.url !== undefined) {
+                  let data123 = data116.url;
+                  if (typeof data123 === 'string') {
+                    if (!pattern1.test(data123)) {
+                      const err230 = {
                         instancePath:
                           instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
                         schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
@@ -4561,14 +4589,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err229];
+                        vErrors = [err230];
                       } else {
-                        vErrors.push(err229);
+                        vErrors.push(err230);
                       }
                       errors++;
                     }
                   } else {
-                    const err230 = {
+                    const err231 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
@@ -4577,21 +4605,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err230];
+                      vErrors = [err231];
                     } else {
-                      vErrors.push(err230);
+                      vErrors.push(err231);
                     }
                     errors++;
                   }
                 }
-                if (data115.headers_env !== undefined) {
-                  let data123 = data115.headers_env;
-                  if (data123 && typeof data123 == 'object' && !Array.isArray(data123)) {
-                    for (const key31 in data123) {
-                      let data124 = data123[key31];
-                      if (typeof data124 === 'string') {
-                        if (!pattern6.test(data124)) {
-                          const err231 = {
+                if (data116.headers_env !== undefined) {
+                  let data124 = data116.headers_env;
+                  if (data124 && typeof data124 == 'object' && !Array.isArray(data124)) {
+                    for (const key31 in data124) {
+                      let data125 = data124[key31];
+                      if (typeof data125 === 'string') {
+                        if (!pattern6.test(data125)) {
+                          const err232 = {
                             instancePath:
                               instancePath +
                               '/mcp/servers/' +
@@ -4605,14 +4633,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                           };
                           if (vErrors === null) {
-                            vErrors = [err231];
+                            vErrors = [err232];
                           } else {
-                            vErrors.push(err231);
+                            vErrors.push(err232);
                           }
                           errors++;
                         }
                       } else {
-                        const err232 = {
+                        const err233 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -4626,15 +4654,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err232];
+                          vErrors = [err233];
                         } else {
-                          vErrors.push(err232);
+                          vErrors.push(err233);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err233 = {
+                    const err234 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
@@ -4647,17 +4675,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err233];
+                      vErrors = [err234];
                     } else {
-                      vErrors.push(err233);
+                      vErrors.push(err234);
                     }
                     errors++;
                   }
                 }
-                if (data115.timeout_ms !== undefined) {
-                  let data125 = data115.timeout_ms;
-                  if (!(typeof data125 == 'number' && !(data125 % 1) && !isNaN(data125))) {
-                    const err234 = {
+                if (data116.timeout_ms !== undefined) {
+                  let data126 = data116.timeout_ms;
+                  if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
+                    const err235 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/type',
@@ -4666,15 +4694,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err234];
+                      vErrors = [err235];
                     } else {
-                      vErrors.push(err234);
+                      vErrors.push(err235);
                     }
                     errors++;
                   }
-                  if (typeof data125 == 'number') {
-                    if (data125 < 1 || isNaN(data125)) {
-                      const err235 = {
+                  if (typeof data126 == 'number') {
+                    if (data126 < 1 || isNaN(data126)) {
+                      const err236 = {
                         instancePath:
                           instancePath +
                           '/mcp/servers/' +
@@ -4687,16 +4715,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 1',
                       };
                       if (vErrors === null) {
-                        vErrors = [err235];
+                        vErrors = [err236];
                       } else {
-                        vErrors.push(err235);
+                        vErrors.push(err236);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err236 = {
+                const err237 = {
                   instancePath: instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/mcp/properties/servers/additionalProperties/type',
                   keyword: 'type',
@@ -4704,38 +4732,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err236];
+                  vErrors = [err237];
                 } else {
-                  vErrors.push(err236);
+                  vErrors.push(err237);
                 }
                 errors++;
               }
             }
           } else {
-            const err237 = {
+            const err238 = {
               instancePath: instancePath + '/mcp/servers',
               schemaPath: '#/properties/mcp/properties/servers/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err237];
-            } else {
-              vErrors.push(err237);
-            }
-            errors++;
-          }
-        }
-        if (data113.timeout_ms !== undefined) {
-          let data126 = data113.timeout_ms;
-          if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
-            const err238 = {
-              instancePath: instancePath + '/mcp/timeout_ms',
-              schemaPath: '#/properties/mcp/properties/timeout_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err238];
@@ -4744,9 +4754,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data126 == 'number') {
-            if (data126 < 1 || isNaN(data126)) {
-              const err239 = {
+        }
+        if (data114.timeout_ms !== undefined) {
+          let data127 = data114.timeout_ms;
+          if (!(typeof data127 == 'number' && !(data127 % 1) && !isNaN(data127))) {
+            const err239 = {
+              instancePath: instancePath + '/mcp/timeout_ms',
+              schemaPath: '#/properties/mcp/properties/timeout_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err239];
+            } else {
+              vErrors.push(err239);
+            }
+            errors++;
+          }
+          if (typeof data127 == 'number') {
+            if (data127 < 1 || isNaN(data127)) {
+              const err240 = {
                 instancePath: instancePath + '/mcp/timeout_ms',
                 schemaPath: '#/properties/mcp/properties/timeout_ms/minimum',
                 keyword: 'minimum',
@@ -4754,16 +4782,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err239];
+                vErrors = [err240];
               } else {
-                vErrors.push(err239);
+                vErrors.push(err240);
               }
               errors++;
             }
           }
         }
       } else {
-        const err240 = {
+        const err241 = {
           instancePath: instancePath + '/mcp',
           schemaPath: '#/properties/mcp/type',
           keyword: 'type',
@@ -4771,41 +4799,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err240];
+          vErrors = [err241];
         } else {
-          vErrors.push(err240);
+          vErrors.push(err241);
         }
         errors++;
       }
     }
     if (data.prices !== undefined) {
-      let data127 = data.prices;
-      if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
-        for (const key32 in data127) {
-          let data128 = data127[key32];
-          if (data128 && typeof data128 == 'object' && !Array.isArray(data128)) {
-            if (data128.input === undefined) {
-              const err241 = {
+      let data128 = data.prices;
+      if (data128 && typeof data128 == 'object' && !Array.isArray(data128)) {
+        for (const key32 in data128) {
+          let data129 = data128[key32];
+          if (data129 && typeof data129 == 'object' && !Array.isArray(data129)) {
+            if (data129.input === undefined) {
+              const err242 = {
                 instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/prices/additionalProperties/required',
                 keyword: 'required',
                 params: { missingProperty: 'input' },
                 message: "must have required property '" + 'input' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err241];
-              } else {
-                vErrors.push(err241);
-              }
-              errors++;
-            }
-            if (data128.output === undefined) {
-              const err242 = {
-                instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/prices/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'output' },
-                message: "must have required property '" + 'output' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err242];
@@ -4814,9 +4827,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            for (const key33 in data128) {
+            if (data129.output === undefined) {
+              const err243 = {
+                instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/prices/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'output' },
+                message: "must have required property '" + 'output' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err243];
+              } else {
+                vErrors.push(err243);
+              }
+              errors++;
+            }
+            for (const key33 in data129) {
               if (!(key33 === 'input' || key33 === 'output' || key33 === 'cached_input')) {
-                const err243 = {
+                const err244 = {
                   instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/prices/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
@@ -4824,18 +4852,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err243];
+                  vErrors = [err244];
                 } else {
-                  vErrors.push(err243);
+                  vErrors.push(err244);
                 }
                 errors++;
               }
             }
-            if (data128.input !== undefined) {
-              let data129 = data128.input;
-              if (typeof data129 == 'number') {
-                if (data129 < 0 || isNaN(data129)) {
-                  const err244 = {
+            if (data129.input !== undefined) {
+              let data130 = data129.input;
+              if (typeof data130 == 'number') {
+                if (data130 < 0 || isNaN(data130)) {
+                  const err245 = {
                     instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
                     schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
                     keyword: 'minimum',
@@ -4843,14 +4871,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err244];
+                    vErrors = [err245];
                   } else {
-                    vErrors.push(err244);
+                    vErrors.push(err245);
                   }
                   errors++;
                 }
               } else {
-                const err245 = {
+                const err246 = {
                   instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
                   schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
                   keyword: 'type',
@@ -4858,18 +4886,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err245];
+                  vErrors = [err246];
                 } else {
-                  vErrors.push(err245);
+                  vErrors.push(err246);
                 }
                 errors++;
               }
             }
-            if (data128.output !== undefined) {
-              let data130 = data128.output;
-              if (typeof data130 == 'number') {
-                if (data130 < 0 || isNaN(data130)) {
-                  const err246 = {
+            if (data129.output !== undefined) {
+              let data131 = data129.output;
+              if (typeof data131 == 'number') {
+                if (data131 < 0 || isNaN(data131)) {
+                  const err247 = {
                     instancePath:
                       instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
                     schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
@@ -4878,14 +4906,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err246];
+                    vErrors = [err247];
                   } else {
-                    vErrors.push(err246);
+                    vErrors.push(err247);
                   }
                   errors++;
                 }
               } else {
-                const err247 = {
+                const err248 = {
                   instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
                   schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
                   keyword: 'type',
@@ -4893,18 +4921,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err247];
+                  vErrors = [err248];
                 } else {
-                  vErrors.push(err247);
+                  vErrors.push(err248);
                 }
                 errors++;
               }
             }
-            if (data128.cached_input !== undefined) {
-              let data131 = data128.cached_input;
-              if (typeof data131 == 'number') {
-                if (data131 < 0 || isNaN(data131)) {
-                  const err248 = {
+            if (data129.cached_input !== undefined) {
+              let data132 = data129.cached_input;
+              if (typeof data132 == 'number') {
+                if (data132 < 0 || isNaN(data132)) {
+                  const err249 = {
                     instancePath:
                       instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
                     schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
@@ -4913,14 +4941,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err248];
+                    vErrors = [err249];
                   } else {
-                    vErrors.push(err248);
+                    vErrors.push(err249);
                   }
                   errors++;
                 }
               } else {
-                const err249 = {
+                const err250 = {
                   instancePath:
                     instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
                   schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
@@ -4929,15 +4957,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err249];
+                  vErrors = [err250];
                 } else {
-                  vErrors.push(err249);
+                  vErrors.push(err250);
                 }
                 errors++;
               }
             }
           } else {
-            const err250 = {
+            const err251 = {
               instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/prices/additionalProperties/type',
               keyword: 'type',
@@ -4945,15 +4973,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err250];
+              vErrors = [err251];
             } else {
-              vErrors.push(err250);
+              vErrors.push(err251);
             }
             errors++;
           }
         }
       } else {
-        const err251 = {
+        const err252 = {
           instancePath: instancePath + '/prices',
           schemaPath: '#/properties/prices/type',
           keyword: 'type',
@@ -4961,41 +4989,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err251];
+          vErrors = [err252];
         } else {
-          vErrors.push(err251);
+          vErrors.push(err252);
         }
         errors++;
       }
     }
     if (data.pricing !== undefined) {
-      let data132 = data.pricing;
-      if (data132 && typeof data132 == 'object' && !Array.isArray(data132)) {
-        for (const key34 in data132) {
-          let data133 = data132[key34];
-          if (data133 && typeof data133 == 'object' && !Array.isArray(data133)) {
-            if (data133.input_per_mtok === undefined) {
-              const err252 = {
+      let data133 = data.pricing;
+      if (data133 && typeof data133 == 'object' && !Array.isArray(data133)) {
+        for (const key34 in data133) {
+          let data134 = data133[key34];
+          if (data134 && typeof data134 == 'object' && !Array.isArray(data134)) {
+            if (data134.input_per_mtok === undefined) {
+              const err253 = {
                 instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/pricing/additionalProperties/required',
                 keyword: 'required',
                 params: { missingProperty: 'input_per_mtok' },
                 message: "must have required property '" + 'input_per_mtok' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err252];
-              } else {
-                vErrors.push(err252);
-              }
-              errors++;
-            }
-            if (data133.output_per_mtok === undefined) {
-              const err253 = {
-                instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/pricing/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'output_per_mtok' },
-                message: "must have required property '" + 'output_per_mtok' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err253];
@@ -5004,9 +5017,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            for (const key35 in data133) {
+            if (data134.output_per_mtok === undefined) {
+              const err254 = {
+                instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/pricing/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'output_per_mtok' },
+                message: "must have required property '" + 'output_per_mtok' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err254];
+              } else {
+                vErrors.push(err254);
+              }
+              errors++;
+            }
+            for (const key35 in data134) {
               if (!(key35 === 'input_per_mtok' || key35 === 'output_per_mtok' || key35 === 'cached_input_per_mtok')) {
-                const err254 = {
+                const err255 = {
                   instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
@@ -5014,18 +5042,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err254];
+                  vErrors = [err255];
                 } else {
-                  vErrors.push(err254);
+                  vErrors.push(err255);
                 }
                 errors++;
               }
             }
-            if (data133.input_per_mtok !== undefined) {
-              let data134 = data133.input_per_mtok;
-              if (typeof data134 == 'number') {
-                if (data134 < 0 || isNaN(data134)) {
-                  const err255 = {
+            if (data134.input_per_mtok !== undefined) {
+              let data135 = data134.input_per_mtok;
+              if (typeof data135 == 'number') {
+                if (data135 < 0 || isNaN(data135)) {
+                  const err256 = {
                     instancePath:
                       instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
                     schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
@@ -5034,14 +5062,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err255];
+                    vErrors = [err256];
                   } else {
-                    vErrors.push(err255);
+                    vErrors.push(err256);
                   }
                   errors++;
                 }
               } else {
-                const err256 = {
+                const err257 = {
                   instancePath:
                     instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
                   schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
@@ -5050,18 +5078,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err256];
+                  vErrors = [err257];
                 } else {
-                  vErrors.push(err256);
+                  vErrors.push(err257);
                 }
                 errors++;
               }
             }
-            if (data133.output_per_mtok !== undefined) {
-              let data135 = data133.output_per_mtok;
-              if (typeof data135 == 'number') {
-                if (data135 < 0 || isNaN(data135)) {
-                  const err257 = {
+            if (data134.output_per_mtok !== undefined) {
+              let data136 = data134.output_per_mtok;
+              if (typeof data136 == 'number') {
+                if (data136 < 0 || isNaN(data136)) {
+                  const err258 = {
                     instancePath:
                       instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
                     schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
@@ -5070,14 +5098,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err257];
+                    vErrors = [err258];
                   } else {
-                    vErrors.push(err257);
+                    vErrors.push(err258);
                   }
                   errors++;
                 }
               } else {
-                const err258 = {
+                const err259 = {
                   instancePath:
                     instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
                   schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
@@ -5086,18 +5114,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err258];
+                  vErrors = [err259];
                 } else {
-                  vErrors.push(err258);
+                  vErrors.push(err259);
                 }
                 errors++;
               }
             }
-            if (data133.cached_input_per_mtok !== undefined) {
-              let data136 = data133.cached_input_per_mtok;
-              if (typeof data136 == 'number') {
-                if (data136 < 0 || isNaN(data136)) {
-                  const err259 = {
+            if (data134.cached_input_per_mtok !== undefined) {
+              let data137 = data134.cached_input_per_mtok;
+              if (typeof data137 == 'number') {
+                if (data137 < 0 || isNaN(data137)) {
+                  const err260 = {
                     instancePath:
                       instancePath +
                       '/pricing/' +
@@ -5109,14 +5137,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err259];
+                    vErrors = [err260];
                   } else {
-                    vErrors.push(err259);
+                    vErrors.push(err260);
                   }
                   errors++;
                 }
               } else {
-                const err260 = {
+                const err261 = {
                   instancePath:
                     instancePath +
                     '/pricing/' +
@@ -5128,15 +5156,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err260];
+                  vErrors = [err261];
                 } else {
-                  vErrors.push(err260);
+                  vErrors.push(err261);
                 }
                 errors++;
               }
             }
           } else {
-            const err261 = {
+            const err262 = {
               instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/pricing/additionalProperties/type',
               keyword: 'type',
@@ -5144,37 +5172,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err261];
+              vErrors = [err262];
             } else {
-              vErrors.push(err261);
+              vErrors.push(err262);
             }
             errors++;
           }
         }
       } else {
-        const err262 = {
+        const err263 = {
           instancePath: instancePath + '/pricing',
           schemaPath: '#/properties/pricing/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err262];
-        } else {
-          vErrors.push(err262);
-        }
-        errors++;
-      }
-    }
-    if (data.allow_outside_root !== undefined) {
-      if (typeof data.allow_outside_root !== 'boolean') {
-        const err263 = {
-          instancePath: instancePath + '/allow_outside_root',
-          schemaPath: '#/properties/allow_outside_root/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err263];
@@ -5184,12 +5195,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.allow_outside_root !== undefined) {
+      if (typeof data.allow_outside_root !== 'boolean') {
+        const err264 = {
+          instancePath: instancePath + '/allow_outside_root',
+          schemaPath: '#/properties/allow_outside_root/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err264];
+        } else {
+          vErrors.push(err264);
+        }
+        errors++;
+      }
+    }
     if (data.pii !== undefined) {
-      let data138 = data.pii;
-      if (data138 && typeof data138 == 'object' && !Array.isArray(data138)) {
-        for (const key36 in data138) {
+      let data139 = data.pii;
+      if (data139 && typeof data139 == 'object' && !Array.isArray(data139)) {
+        for (const key36 in data139) {
           if (!(key36 === 'redact' || key36 === 'custom' || key36 === 'restore_in_result')) {
-            const err264 = {
+            const err265 = {
               instancePath: instancePath + '/pii',
               schemaPath: '#/properties/pii/additionalProperties',
               keyword: 'additionalProperties',
@@ -5197,29 +5225,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err264];
+              vErrors = [err265];
             } else {
-              vErrors.push(err264);
+              vErrors.push(err265);
             }
             errors++;
           }
         }
-        if (data138.redact !== undefined) {
-          let data139 = data138.redact;
-          if (Array.isArray(data139)) {
-            const len9 = data139.length;
+        if (data139.redact !== undefined) {
+          let data140 = data139.redact;
+          if (Array.isArray(data140)) {
+            const len9 = data140.length;
             for (let i12 = 0; i12 < len9; i12++) {
-              let data140 = data139[i12];
+              let data141 = data140[i12];
               if (!(
-                data140 === 'email' ||
-                data140 === 'phone' ||
-                data140 === 'credit_card' ||
-                data140 === 'iban' ||
-                data140 === 'national_id' ||
-                data140 === 'ip_address' ||
-                data140 === 'secret'
+                data141 === 'email' ||
+                data141 === 'phone' ||
+                data141 === 'credit_card' ||
+                data141 === 'iban' ||
+                data141 === 'national_id' ||
+                data141 === 'ip_address' ||
+                data141 === 'secret'
               )) {
-                const err265 = {
+                const err266 = {
                   instancePath: instancePath + '/pii/redact/' + i12,
                   schemaPath: '#/properties/pii/properties/redact/items/enum',
                   keyword: 'enum',
@@ -5227,20 +5255,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err265];
+                  vErrors = [err266];
                 } else {
-                  vErrors.push(err265);
+                  vErrors.push(err266);
                 }
                 errors++;
               }
             }
-            let i13 = data139.length;
+            let i13 = data140.length;
             let j3;
             if (i13 > 1) {
               outer1: for (; i13--;) {
                 for (j3 = i13; j3--;) {
-                  if (func0(data139[i13], data139[j3])) {
-                    const err266 = {
+                  if (func0(data140[i13], data140[j3])) {
+                    const err267 = {
                       instancePath: instancePath + '/pii/redact',
                       schemaPath: '#/properties/pii/properties/redact/uniqueItems',
                       keyword: 'uniqueItems',
@@ -5248,9 +5276,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err266];
+                      vErrors = [err267];
                     } else {
-                      vErrors.push(err266);
+                      vErrors.push(err267);
                     }
                     errors++;
                     break outer1;
@@ -5259,7 +5287,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
           } else {
-            const err267 = {
+            const err268 = {
               instancePath: instancePath + '/pii/redact',
               schemaPath: '#/properties/pii/properties/redact/type',
               keyword: 'type',
@@ -5267,42 +5295,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err267];
+              vErrors = [err268];
             } else {
-              vErrors.push(err267);
+              vErrors.push(err268);
             }
             errors++;
           }
         }
-        if (data138.custom !== undefined) {
-          let data141 = data138.custom;
-          if (Array.isArray(data141)) {
-            const len10 = data141.length;
+        if (data139.custom !== undefined) {
+          let data142 = data139.custom;
+          if (Array.isArray(data142)) {
+            const len10 = data142.length;
             for (let i14 = 0; i14 < len10; i14++) {
-              let data142 = data141[i14];
-              if (data142 && typeof data142 == 'object' && !Array.isArray(data142)) {
-                if (data142.name === undefined) {
-                  const err268 = {
+              let data143 = data142[i14];
+              if (data143 && typeof data143 == 'object' && !Array.isArray(data143)) {
+                if (data143.name === undefined) {
+                  const err269 = {
                     instancePath: instancePath + '/pii/custom/' + i14,
                     schemaPath: '#/properties/pii/properties/custom/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'name' },
                     message: "must have required property '" + 'name' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err268];
-                  } else {
-                    vErrors.push(err268);
-                  }
-                  errors++;
-                }
-                if (data142.pattern === undefined) {
-                  const err269 = {
-                    instancePath: instancePath + '/pii/custom/' + i14,
-                    schemaPath: '#/properties/pii/properties/custom/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'pattern' },
-                    message: "must have required property '" + 'pattern' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err269];
@@ -5311,9 +5324,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key37 in data142) {
+                if (data143.pattern === undefined) {
+                  const err270 = {
+                    instancePath: instancePath + '/pii/custom/' + i14,
+                    schemaPath: '#/properties/pii/properties/custom/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'pattern' },
+                    message: "must have required property '" + 'pattern' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err270];
+                  } else {
+                    vErrors.push(err270);
+                  }
+                  errors++;
+                }
+                for (const key37 in data143) {
                   if (!(key37 === 'name' || key37 === 'pattern')) {
-                    const err270 = {
+                    const err271 = {
                       instancePath: instancePath + '/pii/custom/' + i14,
                       schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5321,18 +5349,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err270];
+                      vErrors = [err271];
                     } else {
-                      vErrors.push(err270);
+                      vErrors.push(err271);
                     }
                     errors++;
                   }
                 }
-                if (data142.name !== undefined) {
-                  let data143 = data142.name;
-                  if (typeof data143 === 'string') {
-                    if (!pattern11.test(data143)) {
-                      const err271 = {
+                if (data143.name !== undefined) {
+                  let data144 = data143.name;
+                  if (typeof data144 === 'string') {
+                    if (!pattern11.test(data144)) {
+                      const err272 = {
                         instancePath: instancePath + '/pii/custom/' + i14 + '/name',
                         schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
                         keyword: 'pattern',
@@ -5340,14 +5368,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err271];
+                        vErrors = [err272];
                       } else {
-                        vErrors.push(err271);
+                        vErrors.push(err272);
                       }
                       errors++;
                     }
                   } else {
-                    const err272 = {
+                    const err273 = {
                       instancePath: instancePath + '/pii/custom/' + i14 + '/name',
                       schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
                       keyword: 'type',
@@ -5355,18 +5383,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err272];
+                      vErrors = [err273];
                     } else {
-                      vErrors.push(err272);
+                      vErrors.push(err273);
                     }
                     errors++;
                   }
                 }
-                if (data142.pattern !== undefined) {
-                  let data144 = data142.pattern;
-                  if (typeof data144 === 'string') {
-                    if (func3(data144) < 1) {
-                      const err273 = {
+                if (data143.pattern !== undefined) {
+                  let data145 = data143.pattern;
+                  if (typeof data145 === 'string') {
+                    if (func3(data145) < 1) {
+                      const err274 = {
                         instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
                         schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
                         keyword: 'minLength',
@@ -5374,14 +5402,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err273];
+                        vErrors = [err274];
                       } else {
-                        vErrors.push(err273);
+                        vErrors.push(err274);
                       }
                       errors++;
                     }
                   } else {
-                    const err274 = {
+                    const err275 = {
                       instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
                       schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
                       keyword: 'type',
@@ -5389,15 +5417,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err274];
+                      vErrors = [err275];
                     } else {
-                      vErrors.push(err274);
+                      vErrors.push(err275);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err275 = {
+                const err276 = {
                   instancePath: instancePath + '/pii/custom/' + i14,
                   schemaPath: '#/properties/pii/properties/custom/items/type',
                   keyword: 'type',
@@ -5405,37 +5433,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err275];
+                  vErrors = [err276];
                 } else {
-                  vErrors.push(err275);
+                  vErrors.push(err276);
                 }
                 errors++;
               }
             }
           } else {
-            const err276 = {
+            const err277 = {
               instancePath: instancePath + '/pii/custom',
               schemaPath: '#/properties/pii/properties/custom/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err276];
-            } else {
-              vErrors.push(err276);
-            }
-            errors++;
-          }
-        }
-        if (data138.restore_in_result !== undefined) {
-          if (typeof data138.restore_in_result !== 'boolean') {
-            const err277 = {
-              instancePath: instancePath + '/pii/restore_in_result',
-              schemaPath: '#/properties/pii/properties/restore_in_result/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
             };
             if (vErrors === null) {
               vErrors = [err277];
@@ -5445,8 +5456,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data139.restore_in_result !== undefined) {
+          if (typeof data139.restore_in_result !== 'boolean') {
+            const err278 = {
+              instancePath: instancePath + '/pii/restore_in_result',
+              schemaPath: '#/properties/pii/properties/restore_in_result/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err278];
+            } else {
+              vErrors.push(err278);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err278 = {
+        const err279 = {
           instancePath: instancePath + '/pii',
           schemaPath: '#/properties/pii/type',
           keyword: 'type',
@@ -5454,21 +5482,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err278];
+          vErrors = [err279];
         } else {
-          vErrors.push(err278);
+          vErrors.push(err279);
         }
         errors++;
       }
     }
     if (data.guardrails !== undefined) {
-      let data146 = data.guardrails;
-      if (Array.isArray(data146)) {
-        const len11 = data146.length;
+      let data147 = data.guardrails;
+      if (Array.isArray(data147)) {
+        const len11 = data147.length;
         for (let i15 = 0; i15 < len11; i15++) {
-          let data147 = data146[i15];
-          if (!(data147 && typeof data147 == 'object' && !Array.isArray(data147))) {
-            const err279 = {
+          let data148 = data147[i15];
+          if (!(data148 && typeof data148 == 'object' && !Array.isArray(data148))) {
+            const err280 = {
               instancePath: instancePath + '/guardrails/' + i15,
               schemaPath: '#/properties/guardrails/items/type',
               keyword: 'type',
@@ -5476,15 +5504,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err279];
+              vErrors = [err280];
             } else {
-              vErrors.push(err279);
+              vErrors.push(err280);
             }
             errors++;
           }
         }
       } else {
-        const err280 = {
+        const err281 = {
           instancePath: instancePath + '/guardrails',
           schemaPath: '#/properties/guardrails/type',
           keyword: 'type',
@@ -5492,42 +5520,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err280];
+          vErrors = [err281];
         } else {
-          vErrors.push(err280);
+          vErrors.push(err281);
         }
         errors++;
       }
     }
     if (data.agents !== undefined) {
-      let data148 = data.agents;
-      if (data148 && typeof data148 == 'object' && !Array.isArray(data148)) {
-        for (const key38 in data148) {
+      let data149 = data.agents;
+      if (data149 && typeof data149 == 'object' && !Array.isArray(data149)) {
+        for (const key38 in data149) {
           if (!(key38 === 'claude_code_dir' || key38 === 'claude_code')) {
-            let data149 = data148[key38];
-            if (data149 && typeof data149 == 'object' && !Array.isArray(data149)) {
-              if (data149.type === undefined) {
-                const err281 = {
+            let data150 = data149[key38];
+            if (data150 && typeof data150 == 'object' && !Array.isArray(data150)) {
+              if (data150.type === undefined) {
+                const err282 = {
                   instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
                   params: { missingProperty: 'type' },
                   message: "must have required property '" + 'type' + "'",
-                };
-                if (vErrors === null) {
-                  vErrors = [err281];
-                } else {
-                  vErrors.push(err281);
-                }
-                errors++;
-              }
-              if (data149.description === undefined) {
-                const err282 = {
-                  instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/agents/additionalProperties/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'description' },
-                  message: "must have required property '" + 'description' + "'",
                 };
                 if (vErrors === null) {
                   vErrors = [err282];
@@ -5536,9 +5549,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              for (const key39 in data149) {
+              if (data150.description === undefined) {
+                const err283 = {
+                  instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/agents/additionalProperties/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'description' },
+                  message: "must have required property '" + 'description' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err283];
+                } else {
+                  vErrors.push(err283);
+                }
+                errors++;
+              }
+              for (const key39 in data150) {
                 if (!func2.call(schema11.properties.agents.additionalProperties.properties, key39)) {
-                  const err283 = {
+                  const err284 = {
                     instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                     schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
                     keyword: 'additionalProperties',
@@ -5546,18 +5574,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err283];
+                    vErrors = [err284];
                   } else {
-                    vErrors.push(err283);
+                    vErrors.push(err284);
                   }
                   errors++;
                 }
               }
-              if (data149.name !== undefined) {
-                let data150 = data149.name;
-                if (typeof data150 === 'string') {
-                  if (!pattern11.test(data150)) {
-                    const err284 = {
+              if (data150.name !== undefined) {
+                let data151 = data150.name;
+                if (typeof data151 === 'string') {
+                  if (!pattern11.test(data151)) {
+                    const err285 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
                       schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
@@ -5566,37 +5594,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                     };
                     if (vErrors === null) {
-                      vErrors = [err284];
+                      vErrors = [err285];
                     } else {
-                      vErrors.push(err284);
+                      vErrors.push(err285);
                     }
                     errors++;
                   }
                 } else {
-                  const err285 = {
+                  const err286 = {
                     instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
                     schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err285];
-                  } else {
-                    vErrors.push(err285);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.type !== undefined) {
-                let data151 = data149.type;
-                if (!(data151 === 'governance' || data151 === 'operational' || data151 === 'executional')) {
-                  const err286 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
-                    keyword: 'enum',
-                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
-                    message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
                     vErrors = [err286];
@@ -5606,11 +5616,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.description !== undefined) {
-                let data152 = data149.description;
-                if (typeof data152 === 'string') {
-                  if (func3(data152) < 1) {
-                    const err287 = {
+              if (data150.type !== undefined) {
+                let data152 = data150.type;
+                if (!(data152 === 'governance' || data152 === 'operational' || data152 === 'executional')) {
+                  const err287 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
+                    message: 'must be equal to one of the allowed values',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err287];
+                  } else {
+                    vErrors.push(err287);
+                  }
+                  errors++;
+                }
+              }
+              if (data150.description !== undefined) {
+                let data153 = data150.description;
+                if (typeof data153 === 'string') {
+                  if (func3(data153) < 1) {
+                    const err288 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
                       schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
@@ -5619,37 +5647,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err287];
+                      vErrors = [err288];
                     } else {
-                      vErrors.push(err287);
+                      vErrors.push(err288);
                     }
                     errors++;
                   }
                 } else {
-                  const err288 = {
+                  const err289 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
                     schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err288];
-                  } else {
-                    vErrors.push(err288);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.entry !== undefined) {
-                if (typeof data149.entry !== 'boolean') {
-                  const err289 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err289];
@@ -5659,15 +5670,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.next !== undefined) {
-                let data154 = data149.next;
-                if (!Array.isArray(data154) && data154 !== null) {
+              if (data150.entry !== undefined) {
+                if (typeof data150.entry !== 'boolean') {
                   const err290 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
                     keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
-                    message: 'must be array,null',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err290];
@@ -5676,11 +5686,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (Array.isArray(data154)) {
-                  const len12 = data154.length;
+              }
+              if (data150.next !== undefined) {
+                let data155 = data150.next;
+                if (!Array.isArray(data155) && data155 !== null) {
+                  const err291 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    keyword: 'type',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
+                    message: 'must be array,null',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err291];
+                  } else {
+                    vErrors.push(err291);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data155)) {
+                  const len12 = data155.length;
                   for (let i16 = 0; i16 < len12; i16++) {
-                    if (typeof data154[i16] !== 'string') {
-                      const err291 = {
+                    if (typeof data155[i16] !== 'string') {
+                      const err292 = {
                         instancePath:
                           instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i16,
                         schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
@@ -5689,25 +5717,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err291];
+                        vErrors = [err292];
                       } else {
-                        vErrors.push(err291);
+                        vErrors.push(err292);
                       }
                       errors++;
                     }
                   }
-                  let i17 = data154.length;
+                  let i17 = data155.length;
                   let j4;
                   if (i17 > 1) {
                     const indices2 = {};
                     for (; i17--;) {
-                      let item2 = data154[i17];
+                      let item2 = data155[i17];
                       if (typeof item2 !== 'string') {
                         continue;
                       }
                       if (typeof indices2[item2] == 'number') {
                         j4 = indices2[item2];
-                        const err292 = {
+                        const err293 = {
                           instancePath:
                             instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
                           schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
@@ -5716,9 +5744,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i17 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err292];
+                          vErrors = [err293];
                         } else {
-                          vErrors.push(err292);
+                          vErrors.push(err293);
                         }
                         errors++;
                         break;
@@ -5728,11 +5756,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data149.content_type !== undefined) {
-                let data156 = data149.content_type;
-                if (typeof data156 === 'string') {
-                  if (func3(data156) < 1) {
-                    const err293 = {
+              if (data150.content_type !== undefined) {
+                let data157 = data150.content_type;
+                if (typeof data157 === 'string') {
+                  if (func3(data157) < 1) {
+                    const err294 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                       schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
@@ -5741,42 +5769,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err293];
+                      vErrors = [err294];
                     } else {
-                      vErrors.push(err293);
+                      vErrors.push(err294);
                     }
                     errors++;
                   }
                 } else {
-                  const err294 = {
+                  const err295 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                     schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err294];
-                  } else {
-                    vErrors.push(err294);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.output_schema !== undefined) {
-                let data157 = data149.output_schema;
-                if (
-                  typeof data157 !== 'string' &&
-                  !(data157 && typeof data157 == 'object' && !Array.isArray(data157))
-                ) {
-                  const err295 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
-                    message: 'must be string,object',
                   };
                   if (vErrors === null) {
                     vErrors = [err295];
@@ -5786,14 +5792,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.plan !== undefined) {
-                if (typeof data149.plan !== 'boolean') {
+              if (data150.output_schema !== undefined) {
+                let data158 = data150.output_schema;
+                if (
+                  typeof data158 !== 'string' &&
+                  !(data158 && typeof data158 == 'object' && !Array.isArray(data158))
+                ) {
                   const err296 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
+                    instancePath:
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
                     keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
+                    message: 'must be string,object',
                   };
                   if (vErrors === null) {
                     vErrors = [err296];
@@ -5803,15 +5814,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.on_failure !== undefined) {
-                if (typeof data149.on_failure !== 'string') {
+              if (data150.plan !== undefined) {
+                if (typeof data150.plan !== 'boolean') {
                   const err297 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
                     keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err297];
@@ -5821,11 +5831,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.model !== undefined) {
-                let data160 = data149.model;
-                if (typeof data160 === 'string') {
-                  if (func3(data160) < 1) {
-                    const err298 = {
+              if (data150.on_failure !== undefined) {
+                if (typeof data150.on_failure !== 'string') {
+                  const err298 = {
+                    instancePath:
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err298];
+                  } else {
+                    vErrors.push(err298);
+                  }
+                  errors++;
+                }
+              }
+              if (data150.model !== undefined) {
+                let data161 = data150.model;
+                if (typeof data161 === 'string') {
+                  if (func3(data161) < 1) {
+                    const err299 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
                       schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
@@ -5834,14 +5862,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err298];
+                      vErrors = [err299];
                     } else {
-                      vErrors.push(err298);
+                      vErrors.push(err299);
                     }
                     errors++;
                   }
                 } else {
-                  const err299 = {
+                  const err300 = {
                     instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
                     schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
                     keyword: 'type',
@@ -5849,18 +5877,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err299];
+                    vErrors = [err300];
                   } else {
-                    vErrors.push(err299);
+                    vErrors.push(err300);
                   }
                   errors++;
                 }
               }
-              if (data149.temperature !== undefined) {
-                let data161 = data149.temperature;
-                if (typeof data161 == 'number') {
-                  if (data161 > 2 || isNaN(data161)) {
-                    const err300 = {
+              if (data150.temperature !== undefined) {
+                let data162 = data150.temperature;
+                if (typeof data162 == 'number') {
+                  if (data162 > 2 || isNaN(data162)) {
+                    const err301 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                       schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
@@ -5869,14 +5897,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be <= 2',
                     };
                     if (vErrors === null) {
-                      vErrors = [err300];
+                      vErrors = [err301];
                     } else {
-                      vErrors.push(err300);
+                      vErrors.push(err301);
                     }
                     errors++;
                   }
-                  if (data161 < 0 || isNaN(data161)) {
-                    const err301 = {
+                  if (data162 < 0 || isNaN(data162)) {
+                    const err302 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                       schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
@@ -5885,14 +5913,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 0',
                     };
                     if (vErrors === null) {
-                      vErrors = [err301];
+                      vErrors = [err302];
                     } else {
-                      vErrors.push(err301);
+                      vErrors.push(err302);
                     }
                     errors++;
                   }
                 } else {
-                  const err302 = {
+                  const err303 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                     schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
@@ -5901,17 +5929,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be number',
                   };
                   if (vErrors === null) {
-                    vErrors = [err302];
+                    vErrors = [err303];
                   } else {
-                    vErrors.push(err302);
+                    vErrors.push(err303);
                   }
                   errors++;
                 }
               }
-              if (data149.max_tokens !== undefined) {
-                let data162 = data149.max_tokens;
-                if (!(typeof data162 == 'number' && !(data162 % 1) && !isNaN(data162))) {
-                  const err303 = {
+              if (data150.max_tokens !== undefined) {
+                let data163 = data150.max_tokens;
+                if (!(typeof data163 == 'number' && !(data163 % 1) && !isNaN(data163))) {
+                  const err304 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
@@ -5920,15 +5948,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err303];
+                    vErrors = [err304];
                   } else {
-                    vErrors.push(err303);
+                    vErrors.push(err304);
                   }
                   errors++;
                 }
-                if (typeof data162 == 'number') {
-                  if (data162 < 1 || isNaN(data162)) {
-                    const err304 = {
+                if (typeof data163 == 'number') {
+                  if (data163 < 1 || isNaN(data163)) {
+                    const err305 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
@@ -5937,18 +5965,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err304];
+                      vErrors = [err305];
                     } else {
-                      vErrors.push(err304);
+                      vErrors.push(err305);
                     }
                     errors++;
                   }
                 }
               }
-              if (data149.timeout_ms !== undefined) {
-                let data163 = data149.timeout_ms;
-                if (!(typeof data163 == 'number' && !(data163 % 1) && !isNaN(data163))) {
-                  const err305 = {
+              if (data150.timeout_ms !== undefined) {
+                let data164 = data150.timeout_ms;
+                if (!(typeof data164 == 'number' && !(data164 % 1) && !isNaN(data164))) {
+                  const err306 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                     schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
@@ -5957,15 +5985,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err305];
+                    vErrors = [err306];
                   } else {
-                    vErrors.push(err305);
+                    vErrors.push(err306);
                   }
                   errors++;
                 }
-                if (typeof data163 == 'number') {
-                  if (data163 < 1 || isNaN(data163)) {
-                    const err306 = {
+                if (typeof data164 == 'number') {
+                  if (data164 < 1 || isNaN(data164)) {
+                    const err307 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
@@ -5974,18 +6002,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err306];
+                      vErrors = [err307];
                     } else {
-                      vErrors.push(err306);
+                      vErrors.push(err307);
                     }
                     errors++;
                   }
                 }
               }
-              if (data149.max_retries !== undefined) {
-                let data164 = data149.max_retries;
-                if (!(typeof data164 == 'number' && !(data164 % 1) && !isNaN(data164))) {
-                  const err307 = {
+              if (data150.max_retries !== undefined) {
+                let data165 = data150.max_retries;
+                if (!(typeof data165 == 'number' && !(data165 % 1) && !isNaN(data165))) {
+                  const err308 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
@@ -5994,15 +6022,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err307];
+                    vErrors = [err308];
                   } else {
-                    vErrors.push(err307);
+                    vErrors.push(err308);
                   }
                   errors++;
                 }
-                if (typeof data164 == 'number') {
-                  if (data164 < 0 || isNaN(data164)) {
-                    const err308 = {
+                if (typeof data165 == 'number') {
+                  if (data165 < 0 || isNaN(data165)) {
+                    const err309 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
@@ -6011,17 +6039,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 0',
                     };
                     if (vErrors === null) {
-                      vErrors = [err308];
+                      vErrors = [err309];
                     } else {
-                      vErrors.push(err308);
+                      vErrors.push(err309);
                     }
                     errors++;
                   }
                 }
               }
-              if (data149.file !== undefined) {
-                if (typeof data149.file !== 'string') {
-                  const err309 = {
+              if (data150.file !== undefined) {
+                if (typeof data150.file !== 'string') {
+                  const err310 = {
                     instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
                     schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
                     keyword: 'type',
@@ -6029,22 +6057,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err309];
+                    vErrors = [err310];
                   } else {
-                    vErrors.push(err309);
+                    vErrors.push(err310);
                   }
                   errors++;
                 }
               }
-              if (data149.tools !== undefined) {
-                let data166 = data149.tools;
-                if (Array.isArray(data166)) {
-                  const len13 = data166.length;
+              if (data150.tools !== undefined) {
+                let data167 = data150.tools;
+                if (Array.isArray(data167)) {
+                  const len13 = data167.length;
                   for (let i18 = 0; i18 < len13; i18++) {
-                    let data167 = data166[i18];
-                    if (typeof data167 === 'string') {
-                      if (func3(data167) < 1) {
-                        const err310 = {
+                    let data168 = data167[i18];
+                    if (typeof data168 === 'string') {
+                      if (func3(data168) < 1) {
+                        const err311 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -6057,14 +6085,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err310];
+                          vErrors = [err311];
                         } else {
-                          vErrors.push(err310);
+                          vErrors.push(err311);
                         }
                         errors++;
                       }
                     } else {
-                      const err311 = {
+                      const err312 = {
                         instancePath:
                           instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i18,
                         schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
@@ -6073,25 +6101,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err311];
+                        vErrors = [err312];
                       } else {
-                        vErrors.push(err311);
+                        vErrors.push(err312);
                       }
                       errors++;
                     }
                   }
-                  let i19 = data166.length;
+                  let i19 = data167.length;
                   let j5;
                   if (i19 > 1) {
                     const indices3 = {};
                     for (; i19--;) {
-                      let item3 = data166[i19];
+                      let item3 = data167[i19];
                       if (typeof item3 !== 'string') {
                         continue;
                       }
                       if (typeof indices3[item3] == 'number') {
                         j5 = indices3[item3];
-                        const err312 = {
+                        const err313 = {
                           instancePath:
                             instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                           schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
@@ -6100,9 +6128,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i19 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err312];
+                          vErrors = [err313];
                         } else {
-                          vErrors.push(err312);
+                          vErrors.push(err313);
                         }
                         errors++;
                         break;
@@ -6111,31 +6139,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err313 = {
+                  const err314 = {
                     instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                     schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
                     keyword: 'type',
                     params: { type: 'array' },
                     message: 'must be array',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err313];
-                  } else {
-                    vErrors.push(err313);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.max_turns !== undefined) {
-                let data168 = data149.max_turns;
-                if (!(typeof data168 == 'number' && !(data168 % 1) && !isNaN(data168))) {
-                  const err314 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
                   };
                   if (vErrors === null) {
                     vErrors = [err314];
@@ -6144,9 +6153,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data168 == 'number') {
-                  if (data168 < 1 || isNaN(data168)) {
-                    const err315 = {
+              }
+              if (data150.max_turns !== undefined) {
+                let data169 = data150.max_turns;
+                if (!(typeof data169 == 'number' && !(data169 % 1) && !isNaN(data169))) {
+                  const err315 = {
+                    instancePath:
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err315];
+                  } else {
+                    vErrors.push(err315);
+                  }
+                  errors++;
+                }
+                if (typeof data169 == 'number') {
+                  if (data169 < 1 || isNaN(data169)) {
+                    const err316 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
@@ -6155,23 +6183,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err315];
+                      vErrors = [err316];
                     } else {
-                      vErrors.push(err315);
+                      vErrors.push(err316);
                     }
                     errors++;
                   }
                 }
               }
-              if (data149.approval !== undefined) {
-                let data169 = data149.approval;
-                if (Array.isArray(data169)) {
-                  const len14 = data169.length;
+              if (data150.approval !== undefined) {
+                let data170 = data150.approval;
+                if (Array.isArray(data170)) {
+                  const len14 = data170.length;
                   for (let i20 = 0; i20 < len14; i20++) {
-                    let data170 = data169[i20];
-                    if (typeof data170 === 'string') {
-                      if (func3(data170) < 1) {
-                        const err316 = {
+                    let data171 = data170[i20];
+                    if (typeof data171 === 'string') {
+                      if (func3(data171) < 1) {
+                        const err317 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -6184,14 +6212,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err316];
+                          vErrors = [err317];
                         } else {
-                          vErrors.push(err316);
+                          vErrors.push(err317);
                         }
                         errors++;
                       }
                     } else {
-                      const err317 = {
+                      const err318 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -6204,25 +6232,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err317];
+                        vErrors = [err318];
                       } else {
-                        vErrors.push(err317);
+                        vErrors.push(err318);
                       }
                       errors++;
                     }
                   }
-                  let i21 = data169.length;
+                  let i21 = data170.length;
                   let j6;
                   if (i21 > 1) {
                     const indices4 = {};
                     for (; i21--;) {
-                      let item4 = data169[i21];
+                      let item4 = data170[i21];
                       if (typeof item4 !== 'string') {
                         continue;
                       }
                       if (typeof indices4[item4] == 'number') {
                         j6 = indices4[item4];
-                        const err318 = {
+                        const err319 = {
                           instancePath:
                             instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                           schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
@@ -6231,9 +6259,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i21 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err318];
+                          vErrors = [err319];
                         } else {
-                          vErrors.push(err318);
+                          vErrors.push(err319);
                         }
                         errors++;
                         break;
@@ -6242,7 +6270,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err319 = {
+                  const err320 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                     schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
@@ -6251,22 +6279,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err319];
+                    vErrors = [err320];
                   } else {
-                    vErrors.push(err319);
+                    vErrors.push(err320);
                   }
                   errors++;
                 }
               }
-              if (data149.delegates !== undefined) {
-                let data171 = data149.delegates;
-                if (Array.isArray(data171)) {
-                  const len15 = data171.length;
+              if (data150.delegates !== undefined) {
+                let data172 = data150.delegates;
+                if (Array.isArray(data172)) {
+                  const len15 = data172.length;
                   for (let i22 = 0; i22 < len15; i22++) {
-                    let data172 = data171[i22];
-                    if (typeof data172 === 'string') {
-                      if (func3(data172) < 1) {
-                        const err320 = {
+                    let data173 = data172[i22];
+                    if (typeof data173 === 'string') {
+                      if (func3(data173) < 1) {
+                        const err321 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -6279,14 +6307,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err320];
+                          vErrors = [err321];
                         } else {
-                          vErrors.push(err320);
+                          vErrors.push(err321);
                         }
                         errors++;
                       }
                     } else {
-                      const err321 = {
+                      const err322 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -6299,25 +6327,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err321];
+                        vErrors = [err322];
                       } else {
-                        vErrors.push(err321);
+                        vErrors.push(err322);
                       }
                       errors++;
                     }
                   }
-                  let i23 = data171.length;
+                  let i23 = data172.length;
                   let j7;
                   if (i23 > 1) {
                     const indices5 = {};
                     for (; i23--;) {
-                      let item5 = data171[i23];
+                      let item5 = data172[i23];
                       if (typeof item5 !== 'string') {
                         continue;
                       }
                       if (typeof indices5[item5] == 'number') {
                         j7 = indices5[item5];
-                        const err322 = {
+                        const err323 = {
                           instancePath:
                             instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                           schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
@@ -6326,9 +6354,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i23 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err322];
+                          vErrors = [err323];
                         } else {
-                          vErrors.push(err322);
+                          vErrors.push(err323);
                         }
                         errors++;
                         break;
@@ -6337,7 +6365,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err323 = {
+                  const err324 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                     schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
@@ -6346,17 +6374,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err323];
+                    vErrors = [err324];
                   } else {
-                    vErrors.push(err323);
+                    vErrors.push(err324);
                   }
                   errors++;
                 }
               }
-              if (data149.attachments !== undefined) {
-                let data173 = data149.attachments;
-                if (!(data173 === 'inline' || data173 === 'list' || data173 === 'native')) {
-                  const err324 = {
+              if (data150.attachments !== undefined) {
+                let data174 = data150.attachments;
+                if (!(data174 === 'inline' || data174 === 'list' || data174 === 'native')) {
+                  const err325 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
                     schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
@@ -6367,15 +6395,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
-                    vErrors = [err324];
+                    vErrors = [err325];
                   } else {
-                    vErrors.push(err324);
+                    vErrors.push(err325);
                   }
                   errors++;
                 }
               }
             } else {
-              const err325 = {
+              const err326 = {
                 instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
@@ -6383,18 +6411,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err325];
+                vErrors = [err326];
               } else {
-                vErrors.push(err325);
+                vErrors.push(err326);
               }
               errors++;
             }
           }
         }
-        if (data148.claude_code_dir !== undefined) {
-          let data174 = data148.claude_code_dir;
-          if (typeof data174 !== 'string' && data174 !== null) {
-            const err326 = {
+        if (data149.claude_code_dir !== undefined) {
+          let data175 = data149.claude_code_dir;
+          if (typeof data175 !== 'string' && data175 !== null) {
+            const err327 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
@@ -6402,44 +6430,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,null',
             };
             if (vErrors === null) {
-              vErrors = [err326];
+              vErrors = [err327];
             } else {
-              vErrors.push(err326);
+              vErrors.push(err327);
             }
             errors++;
           }
         }
-        if (data148.claude_code !== undefined) {
-          let data175 = data148.claude_code;
-          if (data175 && typeof data175 == 'object' && !Array.isArray(data175)) {
-            for (const key40 in data175) {
+        if (data149.claude_code !== undefined) {
+          let data176 = data149.claude_code;
+          if (data176 && typeof data176 == 'object' && !Array.isArray(data176)) {
+            for (const key40 in data176) {
               if (!(key40 === 'unknown_tools')) {
-                const err327 = {
+                const err328 = {
                   instancePath: instancePath + '/agents/claude_code',
                   schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key40 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err327];
-                } else {
-                  vErrors.push(err327);
-                }
-                errors++;
-              }
-            }
-            if (data175.unknown_tools !== undefined) {
-              let data176 = data175.unknown_tools;
-              if (!(data176 === 'warn' || data176 === 'error')) {
-                const err328 = {
-                  instancePath: instancePath + '/agents/claude_code/unknown_tools',
-                  schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.agents.properties.claude_code.properties.unknown_tools.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err328];
@@ -6449,8 +6457,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data176.unknown_tools !== undefined) {
+              let data177 = data176.unknown_tools;
+              if (!(data177 === 'warn' || data177 === 'error')) {
+                const err329 = {
+                  instancePath: instancePath + '/agents/claude_code/unknown_tools',
+                  schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.agents.properties.claude_code.properties.unknown_tools.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err329];
+                } else {
+                  vErrors.push(err329);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err329 = {
+            const err330 = {
               instancePath: instancePath + '/agents/claude_code',
               schemaPath: '#/properties/agents/properties/claude_code/type',
               keyword: 'type',
@@ -6458,15 +6486,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err329];
+              vErrors = [err330];
             } else {
-              vErrors.push(err329);
+              vErrors.push(err330);
             }
             errors++;
           }
         }
       } else {
-        const err330 = {
+        const err331 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -6474,15 +6502,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err330];
+          vErrors = [err331];
         } else {
-          vErrors.push(err330);
+          vErrors.push(err331);
         }
         errors++;
       }
     }
   } else {
-    const err331 = {
+    const err332 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6490,9 +6518,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err331];
+      vErrors = [err332];
     } else {
-      vErrors.push(err331);
+      vErrors.push(err332);
     }
     errors++;
   }
