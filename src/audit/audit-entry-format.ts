@@ -87,6 +87,7 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
   if (input.control) lines.push(`[CONTROL]: ${encodeJson(input.control)}`);
   if (input.forkedFrom) lines.push(`[FORKED_FROM: ${escapeText(input.forkedFrom)}]`);
   if (input.stewardAdvice) lines.push(`[STEWARD_ADVICE: ${escapeText(input.stewardAdvice)}]`);
+  if (input.limits) lines.push(`[LIMITS]: ${encodeJson(input.limits)}`);
   if (input.notRepeated && input.notRepeated.length > 0) lines.push(`[NOT_REPEATED]: ${encodeJson(input.notRepeated)}`);
   return lines.join('\n') + '\n';
 }

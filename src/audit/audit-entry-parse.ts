@@ -62,6 +62,8 @@ export interface ParsedAuditEntry {
   forkedFrom: string | null;
   /** A step a steward retried with advice: the advice's SHA-256 (`[STEWARD_ADVICE]`). */
   stewardAdvice?: string;
+  /** `[LIMITS]`: on a session's first entry when its request set its own limits (SPEC §25). */
+  limits?: Record<string, unknown>;
   /** Calls a fork did not repeat (`[NOT_REPEATED]`). */
   notRepeated: Array<Record<string, unknown>> | null;
   /** `[ATTACHMENTS]`: on a session's first entry when its request came with files (docs/attachments.md). */
@@ -151,6 +153,7 @@ const SECTION_TAGS = [
   'DELEGATIONS',
   'CONTROL',
   'NOT_REPEATED',
+  'LIMITS',
 ];
 const EXTENSION_LINE = new RegExp(`^\\[(${VALUE_TAGS.join('|')}): (.*)\\]$|^\\[(${SECTION_TAGS.join('|')})\\]: (.*)$`);
 
@@ -315,6 +318,16 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     (written) => (/^[0-9a-f]{64}$/.test(written) ? written : invalid('STEWARD_ADVICE is not 64 lowercase hex digits')),
     () => null,
   );
+  const limits = field(
+    'LIMITS',
+    (written) => {
+      const value = decodeJson(written);
+      return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : invalid('LIMITS is not a JSON object');
+    },
+    () => null,
+  );
   const attachments = field(
     'ATTACHMENTS',
     (written) => {
@@ -362,6 +375,7 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     ),
     notRepeated,
     ...(stewardAdvice ? { stewardAdvice } : {}),
+    ...(limits ? { limits } : {}),
     ...(tools ? { tools } : {}),
     ...(attachments ? { attachments } : {}),
   };

@@ -88,6 +88,11 @@ export class StoreIntake {
       archive();
       return;
     }
+    // A request's own limits (SPEC §25) are kept by the files backend only: refused here rather than ignored.
+    if (item.limits)
+      return reject(
+        '"limits" on a request is not supported in cluster mode yet: leave it out (the configured limits apply)',
+      );
     const { requestId, text, user, metadata, sourceFile, claimedPath } = item;
     // The request id is the key: a session id made here again after a crash never makes a second session.
     const sessionId = item.sessionId ?? generateSessionId(item.receivedAt, config.timezone);

@@ -196,6 +196,7 @@ export class HttpApi {
       maxBytes: config.intake.max_bytes,
       timezone: config.timezone,
       reads,
+      sessionLimits: config.limits,
     });
     const lookup = new SessionLookup(reads, options.events);
     const ordinals = new LiveEventOrdinals(options.events);

@@ -200,6 +200,7 @@ export class MessageCommitter {
       ...(notRepeated ? { not_repeated: notRepeated } : {}),
       ...(attachments.length > 0 ? { attachments: attachmentList(attachments) } : {}),
       ...(step.advice ? { steward_advice: step.advice.sha256 } : {}),
+      ...(state.messages.length === 0 && state.session.request.limits ? { limits: state.session.request.limits } : {}),
     };
     // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
     const { entryHash } = await active.stored.commitMessage(record, auditInputOf(record, state));
@@ -245,6 +246,7 @@ export function auditInputOf(record: MessageRecord, state: SessionState): AuditE
     ...(record.not_repeated ? { notRepeated: record.not_repeated } : {}),
     ...(record.attachments ? { attachments: record.attachments } : {}),
     ...(record.steward_advice ? { stewardAdvice: record.steward_advice } : {}),
+    ...(record.limits ? { limits: record.limits } : {}),
   };
 }
 

@@ -21,6 +21,7 @@ import {
   type SessionOutcome,
 } from './runner-contract.js';
 import { limitReached } from './session-limits.js';
+import { effectiveLimits } from '../intake/request-limits.js';
 import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
 import { foldRecords, hasEnded, type SessionState } from './session-state.js';
 import { chainStep, loopKeyOf, type PendingStep } from './session-steps.js';
@@ -380,8 +381,13 @@ export class SessionRunner {
       };
     } else {
       const attempted =
-        limitReached(this.config.limits, state, step.agent, loopKey, this.now()) ??
-        (await this.attempts.run(active, step, snapshot, agent, signal));
+        limitReached(
+          effectiveLimits(this.config.limits, state.session.request.limits),
+          state,
+          step.agent,
+          loopKey,
+          this.now(),
+        ) ?? (await this.attempts.run(active, step, snapshot, agent, signal));
       // A tool call waits for approval: nothing to commit, the session is paused (README "Give an agent tools").
       if (attempted.kind === 'paused') return;
       outcome = attempted;

@@ -11,11 +11,14 @@ import { JOURNAL_FORMAT, JournalFormatError, SUPPORTED_JOURNAL_VERSIONS } from '
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { AttachmentInfo, SessionAttachments } from './attachment-records.js';
+import type { RequestLimits } from '../intake/request-limits.js';
 
 export interface RequestInfo {
   text: string;
   user: string | null;
   metadata: Record<string, unknown> | null;
+  /** The request's own limits (SPEC §25; `[LIMITS]` on the session's first entry); absent: none. */
+  limits?: RequestLimits;
 }
 
 export interface SessionRecord {
@@ -137,6 +140,8 @@ export interface MessageRecord {
   attachments?: AttachmentInfo[];
   /** A step a steward retried with advice (docs/run-control.md): the advice's SHA-256 (`[STEWARD_ADVICE]`). */
   steward_advice?: string;
+  /** On the session's first message: its request's own limits (`[LIMITS]` on its audit entry). */
+  limits?: RequestLimits;
 }
 
 /** What names an operator's control and who sent it, as its record, a queued cancel and a fork's request write it. */

@@ -10,6 +10,7 @@
  *   again after a crash (recovery rewrites the same result).
  * - `open` returns every complete record, in order; a torn last record is cut.
  */
+import type { RequestLimits } from '../intake/request-limits.js';
 import type {
   AuditPosition,
   ControlRecord,
@@ -64,6 +65,8 @@ export interface AuditEntryInput {
   attachments?: readonly AttachmentInfo[];
   /** A step a steward retried with advice: the advice's SHA-256 (`[STEWARD_ADVICE: …]`, docs/run-control.md). */
   stewardAdvice?: string | null;
+  /** The request's own limits, on the session's first entry (`[LIMITS]: {…}`, SPEC §25). */
+  limits?: RequestLimits | null;
 }
 
 /** The `[CONTROL]` line of an operator's entry, keys in this order. */
