@@ -305,4 +305,38 @@ describe('a steward instead of a dead end (§25)', () => {
       expect.objectContaining({ action: 'intervene', decision: 'retry', by: 'alice' }),
     ]);
   }, 120_000);
+
+  it("the web view shows the summary and a steward form to the session's operator; the form decides", async () => {
+    const submitted = await postJson(
+      `${api}/v1/requests`,
+      { request: `${REQUEST_TEXT} ${FAIL_GOAL}`, request_id: 'st-6' },
+      TOKENS.alice,
+    );
+    const sessionId = submitted.body.session_id as string;
+    await resultWith('st-6', 'intervention_required');
+    const page = await fetch(`${api}/ui/sessions/${sessionId}`, {
+      headers: { authorization: `Bearer ${TOKENS.alice}` },
+    });
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('status-intervention_required');
+    expect(html).toContain('Waiting for a steward');
+    expect(html).toContain('goal_agent failed at message 2');
+    expect(html).toContain(`action="/ui/sessions/${sessionId}/intervene"`);
+    const post = (token: string, body: string) =>
+      fetch(`${api}/ui/sessions/${sessionId}/intervene`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        redirect: 'manual',
+      });
+    expect((await post(TOKENS.bob, 'decision=fail')).status).toBe(404);
+    const decided = await post(TOKENS.alice, `decision=retry&advice=${encodeURIComponent(ADVICE)}&reason=web`);
+    expect(decided.status).toBe(303);
+    expect(decided.headers.get('location')).toContain('sent=intervene');
+    await resultWith('st-6', 'success');
+    expect(controlRecords(root, sessionId)).toEqual([
+      expect.objectContaining({ action: 'intervene', decision: 'retry', by: 'alice', reason: 'web' }),
+    ]);
+  }, 120_000);
 });
