@@ -16,10 +16,12 @@ import type { CommandContext, CommandDefinition } from './command-context.js';
 import { daemonRuns, dropControl, openStandings, waitForControl, type Standings } from './control-handover.js';
 
 const POLL_MS = 100;
+/** The standings of a session waiting for a steward (docs/run-control.md). */
+const STEWARD_WAITS = ['intervention_required', 'halted_cost', 'halted_time'];
 
 function isCancellable(status: string): boolean {
   // A session waiting for a steward can be cancelled like a paused one (docs/run-control.md).
-  return (CANCELLABLE_STATUSES as readonly string[]).includes(status) || status === 'intervention_required';
+  return (CANCELLABLE_STATUSES as readonly string[]).includes(status) || STEWARD_WAITS.includes(status);
 }
 
 /** Resolves once the session ended; its final status. */

@@ -157,6 +157,8 @@ export const CONFIG_SCHEMA = {
         delegation_deadline_ms: positiveInteger,
         max_tokens_per_delegation: { type: ['integer', 'null'], minimum: 1 },
         on_failure: { enum: ['intervene', null] },
+        on_budget: { enum: ['halt', null] },
+        on_deadline: { enum: ['halt', null] },
         user_daily_usd: {
           type: ['object', 'null'],
           propertyNames: { pattern: '^[A-Za-z0-9._@-]{1,128}$' },

@@ -96,7 +96,7 @@ export class InboxControls {
     try {
       run = await runner.intervene(
         sessionId,
-        { ...order, decision: item.decision ?? 'retry', advice: item.advice },
+        { ...order, decision: item.decision ?? 'retry', advice: item.advice, limits: item.limits },
         this.context.signal,
       );
     } catch (error) {

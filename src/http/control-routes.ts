@@ -13,6 +13,7 @@ import { findQueuedRequest } from '../intake/queued-claims.js';
 import { isPlainObject } from '../message/json-text.js';
 import { forkPoint } from '../pipeline/fork-point.js';
 import type { SessionState } from '../pipeline/session-state.js';
+import { beyondConfigured } from '../pipeline/steward-decision.js';
 import { mayActOn, maySee, type Caller } from './http-auth.js';
 import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
 import { callerOf, stringParam, type RouteContext } from './http-routes.js';
@@ -22,13 +23,14 @@ const SETTLE_TIMEOUT_MS = 30_000;
 
 const BULK_FIELDS = ['status', 'user', 'since', 'reason', 'dry_run'];
 
-/** The standing of a session waiting for a steward (docs/run-control.md). */
-const WAITING = 'intervention_required';
+/** The standings of a session waiting for a steward (docs/run-control.md). */
+const WAITING = ['intervention_required', 'halted_cost', 'halted_time'];
 
 /** An unfinished session's standing: running, paused, or waiting for a steward. */
 function pausedStatus(paused: SessionState['paused']): string {
   if (!paused) return 'running';
-  return paused.awaiting === 'intervention' ? WAITING : 'paused';
+  if (paused.awaiting === 'halt') return `halted_${paused.halt ?? 'cost'}`;
+  return paused.awaiting === 'intervention' ? 'intervention_required' : 'paused';
 }
 
 function requireActor(caller: Caller): void {
@@ -74,7 +76,7 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
     const caller = callerOf(request);
     const sessionId = stringParam(request, 'session_id');
     const standing = await target(caller, sessionId);
-    if (!(CANCELLABLE_STATUSES as readonly string[]).includes(standing.status) && standing.status !== WAITING)
+    if (!(CANCELLABLE_STATUSES as readonly string[]).includes(standing.status) && !WAITING.includes(standing.status))
       throw conflict(
         `session "${sessionId}" has already ended (${standing.status}): only a running, queued or paused session can be cancelled`,
       );
@@ -130,8 +132,22 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
     const caller = callerOf(request);
     const sessionId = stringParam(request, 'session_id');
     const standing = await target(caller, sessionId);
-    if (standing.status !== WAITING)
+    if (!WAITING.includes(standing.status))
       throw conflict(`session "${sessionId}" is not waiting for a steward: it is ${standing.status}`);
+    // An operator may raise a request's own limit up to the configured value; beyond it only an admin.
+    const body: unknown = request.body;
+    const raised = isPlainObject(body) && isPlainObject(body.limits) ? body.limits : null;
+    if (
+      raised &&
+      caller.role !== 'admin' &&
+      caller.role !== 'local' &&
+      beyondConfigured(raised, { limits: context.sessionLimits })
+    )
+      throw new HttpProblem(
+        403,
+        'forbidden',
+        'only an admin may raise a limit beyond its configured value (limits.max_cost_usd_per_session, limits.session_timeout_ms)',
+      );
     const outcome = await intake.control(sessionId, 'intervene', request.body, caller.user, {
       events: context.events,
       timeoutMs: SETTLE_TIMEOUT_MS,

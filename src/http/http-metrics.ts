@@ -45,7 +45,16 @@ export class GovflowMetrics {
       registers: [registry],
     });
     // Every result status from the start (0 until one ends so), so a rate over `cancelled` exists before the first cancel.
-    for (const status of ['success', 'partial', 'failed', 'pending', 'cancelled', 'intervention_required'])
+    for (const status of [
+      'success',
+      'partial',
+      'failed',
+      'pending',
+      'cancelled',
+      'intervention_required',
+      'halted_cost',
+      'halted_time',
+    ])
       sessions.inc({ status }, 0);
     const listing = sources.listing;
     if (listing)
@@ -211,7 +220,7 @@ export class GovflowMetrics {
       }),
       events.on('pending', (event) => {
         running.delete(event.sessionId);
-        sessions.inc({ status: event.awaiting === 'intervention' ? 'intervention_required' : 'pending' });
+        sessions.inc({ status: event.status ?? 'pending' });
       }),
       events.on('session_finished', (event) => {
         running.delete(event.sessionId);

@@ -2,6 +2,7 @@
  * The HTTP API's routes (docs/http-api.md) for requests, sessions and the audit trail: operators see
  * only their own work; auditors read everything and submit nothing.
  */
+import type { GovflowConfig } from '../config/config-loader.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeVerifyResult } from '../audit/verify-command.js';
 import { deletedRequest } from '../audit/log-retention.js';
@@ -40,6 +41,8 @@ export interface RouteContext {
   streams: Set<SseConnection>;
   /** intake.max_bytes and the timezone: a queued claim is read as the intake reads it. */
   limits: { maxBytes: number; timezone: string; attachments: AttachmentLimits };
+  /** The configured session limits: a steward's continue beyond them is an admin's (docs/run-control.md). */
+  sessionLimits: GovflowConfig['limits'];
   /** The backend's read seam: the root's files, or Postgres in cluster mode (src/cluster/cluster-reads.ts). */
   reads: SessionReads;
   /** True while `http.max_queued` accepted requests wait to start: POST /v1/requests answers 503. */
@@ -227,7 +230,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
           : 'is running and not waiting for anyone';
       throw conflict(`session "${sessionId}" ${why}; a reply only resumes a session whose result is pending`);
     }
-    if (view.state.paused.awaiting === 'intervention')
+    if (view.state.paused.awaiting === 'intervention' || view.state.paused.awaiting === 'halt')
       throw conflict(
         `session "${sessionId}" waits for a steward's decision, not a reply: POST /v1/sessions/${sessionId}/intervene`,
       );

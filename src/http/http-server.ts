@@ -223,6 +223,7 @@ export class HttpApi {
       isStopping: () => api?.stoppingNow ?? false,
       streams: new Set(),
       limits: { maxBytes: config.intake.max_bytes, timezone: config.timezone, attachments: config.intake.attachments },
+      sessionLimits: config.limits,
       reads,
       queueFull: async () =>
         settings.max_queued !== null && options.queued !== undefined && (await options.queued()) >= settings.max_queued,

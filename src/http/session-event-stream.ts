@@ -92,10 +92,10 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
   on('message', (event) => sendMessage(event, event.entryHash));
   on('pending', (event) => {
     // A pause for a steward is told live only (docs/run-control.md): `session_paused`, the result has the rest.
-    if (event.awaiting === 'intervention') {
+    if (event.awaiting === 'intervention' || event.awaiting === 'halt') {
       connection.send('session_paused', idAfter('session_paused', event.ordinal), {
         session_id: event.sessionId,
-        status: 'intervention_required',
+        status: event.status ?? (event.awaiting === 'halt' ? 'halted_cost' : 'intervention_required'),
       });
       return;
     }
@@ -124,7 +124,7 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
         finished(view.finishedStatus);
         return;
       }
-      if (view.state.paused && view.state.paused.awaiting !== 'intervention') {
+      if (view.state.paused && view.state.paused.awaiting !== 'intervention' && view.state.paused.awaiting !== 'halt') {
         // Journaled before the run is done with it: the run's live `pending` may follow, once.
         replayedPause = pauseKeyOf(view.state.paused);
         connection.send('pending', idAfter('pending', view.state.pausesSinceMessage), {

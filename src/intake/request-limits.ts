@@ -59,11 +59,22 @@ export function requestLimitsRefusal(
   return null;
 }
 
-/** The limits a session runs under: the configured ones, tightened by its request's own. */
+/** The limits a session runs under: the configured ones, tightened by its request's own, then a steward's new totals. */
 export function effectiveLimits(
   configured: GovflowConfig['limits'],
   own: RequestLimits | null | undefined,
+  raised: { cost_usd?: number; time_minutes?: number } = {},
 ): GovflowConfig['limits'] {
+  const tightened = tighten(configured, own);
+  // A steward's continue sets new totals for the session, over both (docs/run-control.md).
+  return {
+    ...tightened,
+    ...(raised.cost_usd !== undefined ? { max_cost_usd_per_session: raised.cost_usd } : {}),
+    ...(raised.time_minutes !== undefined ? { session_timeout_ms: raised.time_minutes * 60_000 } : {}),
+  };
+}
+
+function tighten(configured: GovflowConfig['limits'], own: RequestLimits | null | undefined): GovflowConfig['limits'] {
   if (!own) return configured;
   return {
     ...configured,

@@ -74,6 +74,8 @@ const schema11 = {
         delegation_deadline_ms: { type: 'integer', minimum: 1 },
         max_tokens_per_delegation: { type: ['integer', 'null'], minimum: 1 },
         on_failure: { enum: ['intervene', null] },
+        on_budget: { enum: ['halt', null] },
+        on_deadline: { enum: ['halt', null] },
         user_daily_usd: {
           type: ['object', 'null'],
           propertyNames: { pattern: '^[A-Za-z0-9._@-]{1,128}$' },
@@ -1476,15 +1478,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data22.user_daily_usd !== undefined) {
-          let data34 = data22.user_daily_usd;
-          if (!(data34 && typeof data34 == 'object' && !Array.isArray(data34)) && data34 !== null) {
+        if (data22.on_budget !== undefined) {
+          let data34 = data22.on_budget;
+          if (!(data34 === 'halt' || data34 === null)) {
             const err60 = {
-              instancePath: instancePath + '/limits/user_daily_usd',
-              schemaPath: '#/properties/limits/properties/user_daily_usd/type',
-              keyword: 'type',
-              params: { type: schema11.properties.limits.properties.user_daily_usd.type },
-              message: 'must be object,null',
+              instancePath: instancePath + '/limits/on_budget',
+              schemaPath: '#/properties/limits/properties/on_budget/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.limits.properties.on_budget.enum },
+              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err60];
@@ -1493,12 +1495,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
-            for (const key6 in data34) {
-              const _errs73 = errors;
+        }
+        if (data22.on_deadline !== undefined) {
+          let data35 = data22.on_deadline;
+          if (!(data35 === 'halt' || data35 === null)) {
+            const err61 = {
+              instancePath: instancePath + '/limits/on_deadline',
+              schemaPath: '#/properties/limits/properties/on_deadline/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.limits.properties.on_deadline.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err61];
+            } else {
+              vErrors.push(err61);
+            }
+            errors++;
+          }
+        }
+        if (data22.user_daily_usd !== undefined) {
+          let data36 = data22.user_daily_usd;
+          if (!(data36 && typeof data36 == 'object' && !Array.isArray(data36)) && data36 !== null) {
+            const err62 = {
+              instancePath: instancePath + '/limits/user_daily_usd',
+              schemaPath: '#/properties/limits/properties/user_daily_usd/type',
+              keyword: 'type',
+              params: { type: schema11.properties.limits.properties.user_daily_usd.type },
+              message: 'must be object,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err62];
+            } else {
+              vErrors.push(err62);
+            }
+            errors++;
+          }
+          if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+            for (const key6 in data36) {
+              const _errs75 = errors;
               if (typeof key6 === 'string') {
                 if (!pattern0.test(key6)) {
-                  const err61 = {
+                  const err63 = {
                     instancePath: instancePath + '/limits/user_daily_usd',
                     schemaPath: '#/properties/limits/properties/user_daily_usd/propertyNames/pattern',
                     keyword: 'pattern',
@@ -1507,57 +1545,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     propertyName: key6,
                   };
                   if (vErrors === null) {
-                    vErrors = [err61];
-                  } else {
-                    vErrors.push(err61);
-                  }
-                  errors++;
-                }
-              }
-              var valid6 = _errs73 === errors;
-              if (!valid6) {
-                const err62 = {
-                  instancePath: instancePath + '/limits/user_daily_usd',
-                  schemaPath: '#/properties/limits/properties/user_daily_usd/propertyNames',
-                  keyword: 'propertyNames',
-                  params: { propertyName: key6 },
-                  message: 'property name must be valid',
-                };
-                if (vErrors === null) {
-                  vErrors = [err62];
-                } else {
-                  vErrors.push(err62);
-                }
-                errors++;
-              }
-            }
-            for (const key7 in data34) {
-              let data35 = data34[key7];
-              if (typeof data35 == 'number') {
-                if (data35 < 0 || isNaN(data35)) {
-                  const err63 = {
-                    instancePath:
-                      instancePath + '/limits/user_daily_usd/' + key7.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    schemaPath: '#/properties/limits/properties/user_daily_usd/additionalProperties/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
                     vErrors = [err63];
                   } else {
                     vErrors.push(err63);
                   }
                   errors++;
                 }
-              } else {
+              }
+              var valid6 = _errs75 === errors;
+              if (!valid6) {
                 const err64 = {
-                  instancePath:
-                    instancePath + '/limits/user_daily_usd/' + key7.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/limits/properties/user_daily_usd/additionalProperties/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
+                  instancePath: instancePath + '/limits/user_daily_usd',
+                  schemaPath: '#/properties/limits/properties/user_daily_usd/propertyNames',
+                  keyword: 'propertyNames',
+                  params: { propertyName: key6 },
+                  message: 'property name must be valid',
                 };
                 if (vErrors === null) {
                   vErrors = [err64];
@@ -1567,10 +1569,46 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            for (const key7 in data36) {
+              let data37 = data36[key7];
+              if (typeof data37 == 'number') {
+                if (data37 < 0 || isNaN(data37)) {
+                  const err65 = {
+                    instancePath:
+                      instancePath + '/limits/user_daily_usd/' + key7.replace(/~/g, '~0').replace(/\//g, '~1'),
+                    schemaPath: '#/properties/limits/properties/user_daily_usd/additionalProperties/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err65];
+                  } else {
+                    vErrors.push(err65);
+                  }
+                  errors++;
+                }
+              } else {
+                const err66 = {
+                  instancePath:
+                    instancePath + '/limits/user_daily_usd/' + key7.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/limits/properties/user_daily_usd/additionalProperties/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+            }
           }
         }
       } else {
-        const err65 = {
+        const err67 = {
           instancePath: instancePath + '/limits',
           schemaPath: '#/properties/limits/type',
           keyword: 'type',
@@ -1578,17 +1616,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err65];
+          vErrors = [err67];
         } else {
-          vErrors.push(err65);
+          vErrors.push(err67);
         }
         errors++;
       }
     }
     if (data.intake !== undefined) {
-      let data36 = data.intake;
-      if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
-        for (const key8 in data36) {
+      let data38 = data.intake;
+      if (data38 && typeof data38 == 'object' && !Array.isArray(data38)) {
+        for (const key8 in data38) {
           if (!(
             key8 === 'concurrency' ||
             key8 === 'max_bytes' ||
@@ -1597,7 +1635,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key8 === 'min_free_bytes' ||
             key8 === 'attachments'
           )) {
-            const err66 = {
+            const err68 = {
               instancePath: instancePath + '/intake',
               schemaPath: '#/properties/intake/additionalProperties',
               keyword: 'additionalProperties',
@@ -1605,54 +1643,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err66];
+              vErrors = [err68];
             } else {
-              vErrors.push(err66);
+              vErrors.push(err68);
             }
             errors++;
           }
         }
-        if (data36.concurrency !== undefined) {
-          let data37 = data36.concurrency;
-          if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37))) {
-            const err67 = {
+        if (data38.concurrency !== undefined) {
+          let data39 = data38.concurrency;
+          if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39))) {
+            const err69 = {
               instancePath: instancePath + '/intake/concurrency',
               schemaPath: '#/properties/intake/properties/concurrency/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err67];
-            } else {
-              vErrors.push(err67);
-            }
-            errors++;
-          }
-          if (typeof data37 == 'number') {
-            if (data37 < 1 || isNaN(data37)) {
-              const err68 = {
-                instancePath: instancePath + '/intake/concurrency',
-                schemaPath: '#/properties/intake/properties/concurrency/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err68];
-              } else {
-                vErrors.push(err68);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data36.max_bytes !== undefined) {
-          let data38 = data36.max_bytes;
-          if (!(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38))) {
-            const err69 = {
-              instancePath: instancePath + '/intake/max_bytes',
-              schemaPath: '#/properties/intake/properties/max_bytes/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -1664,11 +1667,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data38 == 'number') {
-            if (data38 < 1 || isNaN(data38)) {
+          if (typeof data39 == 'number') {
+            if (data39 < 1 || isNaN(data39)) {
               const err70 = {
-                instancePath: instancePath + '/intake/max_bytes',
-                schemaPath: '#/properties/intake/properties/max_bytes/minimum',
+                instancePath: instancePath + '/intake/concurrency',
+                schemaPath: '#/properties/intake/properties/concurrency/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 1 },
                 message: 'must be >= 1',
@@ -1682,12 +1685,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data36.rescan_interval_ms !== undefined) {
-          let data39 = data36.rescan_interval_ms;
-          if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39))) {
+        if (data38.max_bytes !== undefined) {
+          let data40 = data38.max_bytes;
+          if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40))) {
             const err71 = {
-              instancePath: instancePath + '/intake/rescan_interval_ms',
-              schemaPath: '#/properties/intake/properties/rescan_interval_ms/type',
+              instancePath: instancePath + '/intake/max_bytes',
+              schemaPath: '#/properties/intake/properties/max_bytes/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -1699,11 +1702,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data39 == 'number') {
-            if (data39 < 1 || isNaN(data39)) {
+          if (typeof data40 == 'number') {
+            if (data40 < 1 || isNaN(data40)) {
               const err72 = {
-                instancePath: instancePath + '/intake/rescan_interval_ms',
-                schemaPath: '#/properties/intake/properties/rescan_interval_ms/minimum',
+                instancePath: instancePath + '/intake/max_bytes',
+                schemaPath: '#/properties/intake/properties/max_bytes/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 1 },
                 message: 'must be >= 1',
@@ -1717,12 +1720,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data36.settle_ms !== undefined) {
-          let data40 = data36.settle_ms;
-          if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40))) {
+        if (data38.rescan_interval_ms !== undefined) {
+          let data41 = data38.rescan_interval_ms;
+          if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41))) {
             const err73 = {
-              instancePath: instancePath + '/intake/settle_ms',
-              schemaPath: '#/properties/intake/properties/settle_ms/type',
+              instancePath: instancePath + '/intake/rescan_interval_ms',
+              schemaPath: '#/properties/intake/properties/rescan_interval_ms/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -1734,14 +1737,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data40 == 'number') {
-            if (data40 < 0 || isNaN(data40)) {
+          if (typeof data41 == 'number') {
+            if (data41 < 1 || isNaN(data41)) {
               const err74 = {
-                instancePath: instancePath + '/intake/settle_ms',
-                schemaPath: '#/properties/intake/properties/settle_ms/minimum',
+                instancePath: instancePath + '/intake/rescan_interval_ms',
+                schemaPath: '#/properties/intake/properties/rescan_interval_ms/minimum',
                 keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
               };
               if (vErrors === null) {
                 vErrors = [err74];
@@ -1752,12 +1755,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data36.min_free_bytes !== undefined) {
-          let data41 = data36.min_free_bytes;
-          if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41))) {
+        if (data38.settle_ms !== undefined) {
+          let data42 = data38.settle_ms;
+          if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42))) {
             const err75 = {
-              instancePath: instancePath + '/intake/min_free_bytes',
-              schemaPath: '#/properties/intake/properties/min_free_bytes/type',
+              instancePath: instancePath + '/intake/settle_ms',
+              schemaPath: '#/properties/intake/properties/settle_ms/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -1769,11 +1772,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data41 == 'number') {
-            if (data41 < 0 || isNaN(data41)) {
+          if (typeof data42 == 'number') {
+            if (data42 < 0 || isNaN(data42)) {
               const err76 = {
-                instancePath: instancePath + '/intake/min_free_bytes',
-                schemaPath: '#/properties/intake/properties/min_free_bytes/minimum',
+                instancePath: instancePath + '/intake/settle_ms',
+                schemaPath: '#/properties/intake/properties/settle_ms/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
@@ -1787,12 +1790,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data36.attachments !== undefined) {
-          let data42 = data36.attachments;
-          if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
-            for (const key9 in data42) {
+        if (data38.min_free_bytes !== undefined) {
+          let data43 = data38.min_free_bytes;
+          if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43))) {
+            const err77 = {
+              instancePath: instancePath + '/intake/min_free_bytes',
+              schemaPath: '#/properties/intake/properties/min_free_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err77];
+            } else {
+              vErrors.push(err77);
+            }
+            errors++;
+          }
+          if (typeof data43 == 'number') {
+            if (data43 < 0 || isNaN(data43)) {
+              const err78 = {
+                instancePath: instancePath + '/intake/min_free_bytes',
+                schemaPath: '#/properties/intake/properties/min_free_bytes/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err78];
+              } else {
+                vErrors.push(err78);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data38.attachments !== undefined) {
+          let data44 = data38.attachments;
+          if (data44 && typeof data44 == 'object' && !Array.isArray(data44)) {
+            for (const key9 in data44) {
               if (!(key9 === 'max_files' || key9 === 'max_bytes' || key9 === 'inline_bytes')) {
-                const err77 = {
+                const err79 = {
                   instancePath: instancePath + '/intake/attachments',
                   schemaPath: '#/properties/intake/properties/attachments/additionalProperties',
                   keyword: 'additionalProperties',
@@ -1800,54 +1838,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err77];
+                  vErrors = [err79];
                 } else {
-                  vErrors.push(err77);
+                  vErrors.push(err79);
                 }
                 errors++;
               }
             }
-            if (data42.max_files !== undefined) {
-              let data43 = data42.max_files;
-              if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43))) {
-                const err78 = {
+            if (data44.max_files !== undefined) {
+              let data45 = data44.max_files;
+              if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45))) {
+                const err80 = {
                   instancePath: instancePath + '/intake/attachments/max_files',
                   schemaPath: '#/properties/intake/properties/attachments/properties/max_files/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err78];
-                } else {
-                  vErrors.push(err78);
-                }
-                errors++;
-              }
-              if (typeof data43 == 'number') {
-                if (data43 < 0 || isNaN(data43)) {
-                  const err79 = {
-                    instancePath: instancePath + '/intake/attachments/max_files',
-                    schemaPath: '#/properties/intake/properties/attachments/properties/max_files/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err79];
-                  } else {
-                    vErrors.push(err79);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data42.max_bytes !== undefined) {
-              let data44 = data42.max_bytes;
-              if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44))) {
-                const err80 = {
-                  instancePath: instancePath + '/intake/attachments/max_bytes',
-                  schemaPath: '#/properties/intake/properties/attachments/properties/max_bytes/type',
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
@@ -1859,11 +1862,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data44 == 'number') {
-                if (data44 < 0 || isNaN(data44)) {
+              if (typeof data45 == 'number') {
+                if (data45 < 0 || isNaN(data45)) {
                   const err81 = {
-                    instancePath: instancePath + '/intake/attachments/max_bytes',
-                    schemaPath: '#/properties/intake/properties/attachments/properties/max_bytes/minimum',
+                    instancePath: instancePath + '/intake/attachments/max_files',
+                    schemaPath: '#/properties/intake/properties/attachments/properties/max_files/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -1877,12 +1880,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data42.inline_bytes !== undefined) {
-              let data45 = data42.inline_bytes;
-              if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45))) {
+            if (data44.max_bytes !== undefined) {
+              let data46 = data44.max_bytes;
+              if (!(typeof data46 == 'number' && !(data46 % 1) && !isNaN(data46))) {
                 const err82 = {
-                  instancePath: instancePath + '/intake/attachments/inline_bytes',
-                  schemaPath: '#/properties/intake/properties/attachments/properties/inline_bytes/type',
+                  instancePath: instancePath + '/intake/attachments/max_bytes',
+                  schemaPath: '#/properties/intake/properties/attachments/properties/max_bytes/type',
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
@@ -1894,11 +1897,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data45 == 'number') {
-                if (data45 < 0 || isNaN(data45)) {
+              if (typeof data46 == 'number') {
+                if (data46 < 0 || isNaN(data46)) {
                   const err83 = {
-                    instancePath: instancePath + '/intake/attachments/inline_bytes',
-                    schemaPath: '#/properties/intake/properties/attachments/properties/inline_bytes/minimum',
+                    instancePath: instancePath + '/intake/attachments/max_bytes',
+                    schemaPath: '#/properties/intake/properties/attachments/properties/max_bytes/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -1912,49 +1915,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
+            if (data44.inline_bytes !== undefined) {
+              let data47 = data44.inline_bytes;
+              if (!(typeof data47 == 'number' && !(data47 % 1) && !isNaN(data47))) {
+                const err84 = {
+                  instancePath: instancePath + '/intake/attachments/inline_bytes',
+                  schemaPath: '#/properties/intake/properties/attachments/properties/inline_bytes/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err84];
+                } else {
+                  vErrors.push(err84);
+                }
+                errors++;
+              }
+              if (typeof data47 == 'number') {
+                if (data47 < 0 || isNaN(data47)) {
+                  const err85 = {
+                    instancePath: instancePath + '/intake/attachments/inline_bytes',
+                    schemaPath: '#/properties/intake/properties/attachments/properties/inline_bytes/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err85];
+                  } else {
+                    vErrors.push(err85);
+                  }
+                  errors++;
+                }
+              }
+            }
           } else {
-            const err84 = {
+            const err86 = {
               instancePath: instancePath + '/intake/attachments',
               schemaPath: '#/properties/intake/properties/attachments/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err84];
-            } else {
-              vErrors.push(err84);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err85 = {
-          instancePath: instancePath + '/intake',
-          schemaPath: '#/properties/intake/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err85];
-        } else {
-          vErrors.push(err85);
-        }
-        errors++;
-      }
-    }
-    if (data.message !== undefined) {
-      let data46 = data.message;
-      if (data46 && typeof data46 == 'object' && !Array.isArray(data46)) {
-        for (const key10 in data46) {
-          if (!(key10 === 'schema' || key10 === 'max_depth')) {
-            const err86 = {
-              instancePath: instancePath + '/message',
-              schemaPath: '#/properties/message/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key10 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err86];
@@ -1964,33 +1966,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data46.schema !== undefined) {
-          let data47 = data46.schema;
-          if (typeof data47 !== 'string' && data47 !== null) {
-            const err87 = {
-              instancePath: instancePath + '/message/schema',
-              schemaPath: '#/properties/message/properties/schema/type',
-              keyword: 'type',
-              params: { type: schema11.properties.message.properties.schema.type },
-              message: 'must be string,null',
-            };
-            if (vErrors === null) {
-              vErrors = [err87];
-            } else {
-              vErrors.push(err87);
-            }
-            errors++;
-          }
+      } else {
+        const err87 = {
+          instancePath: instancePath + '/intake',
+          schemaPath: '#/properties/intake/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err87];
+        } else {
+          vErrors.push(err87);
         }
-        if (data46.max_depth !== undefined) {
-          let data48 = data46.max_depth;
-          if (!(typeof data48 == 'number' && !(data48 % 1) && !isNaN(data48))) {
+        errors++;
+      }
+    }
+    if (data.message !== undefined) {
+      let data48 = data.message;
+      if (data48 && typeof data48 == 'object' && !Array.isArray(data48)) {
+        for (const key10 in data48) {
+          if (!(key10 === 'schema' || key10 === 'max_depth')) {
             const err88 = {
-              instancePath: instancePath + '/message/max_depth',
-              schemaPath: '#/properties/message/properties/max_depth/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+              instancePath: instancePath + '/message',
+              schemaPath: '#/properties/message/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key10 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err88];
@@ -1999,9 +2001,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data48 == 'number') {
-            if (data48 > 1000 || isNaN(data48)) {
-              const err89 = {
+        }
+        if (data48.schema !== undefined) {
+          let data49 = data48.schema;
+          if (typeof data49 !== 'string' && data49 !== null) {
+            const err89 = {
+              instancePath: instancePath + '/message/schema',
+              schemaPath: '#/properties/message/properties/schema/type',
+              keyword: 'type',
+              params: { type: schema11.properties.message.properties.schema.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err89];
+            } else {
+              vErrors.push(err89);
+            }
+            errors++;
+          }
+        }
+        if (data48.max_depth !== undefined) {
+          let data50 = data48.max_depth;
+          if (!(typeof data50 == 'number' && !(data50 % 1) && !isNaN(data50))) {
+            const err90 = {
+              instancePath: instancePath + '/message/max_depth',
+              schemaPath: '#/properties/message/properties/max_depth/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err90];
+            } else {
+              vErrors.push(err90);
+            }
+            errors++;
+          }
+          if (typeof data50 == 'number') {
+            if (data50 > 1000 || isNaN(data50)) {
+              const err91 = {
                 instancePath: instancePath + '/message/max_depth',
                 schemaPath: '#/properties/message/properties/max_depth/maximum',
                 keyword: 'maximum',
@@ -2009,14 +2047,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be <= 1000',
               };
               if (vErrors === null) {
-                vErrors = [err89];
+                vErrors = [err91];
               } else {
-                vErrors.push(err89);
+                vErrors.push(err91);
               }
               errors++;
             }
-            if (data48 < 4 || isNaN(data48)) {
-              const err90 = {
+            if (data50 < 4 || isNaN(data50)) {
+              const err92 = {
                 instancePath: instancePath + '/message/max_depth',
                 schemaPath: '#/properties/message/properties/max_depth/minimum',
                 keyword: 'minimum',
@@ -2024,16 +2062,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 4',
               };
               if (vErrors === null) {
-                vErrors = [err90];
+                vErrors = [err92];
               } else {
-                vErrors.push(err90);
+                vErrors.push(err92);
               }
               errors++;
             }
           }
         }
       } else {
-        const err91 = {
+        const err93 = {
           instancePath: instancePath + '/message',
           schemaPath: '#/properties/message/type',
           keyword: 'type',
@@ -2041,19 +2079,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err91];
+          vErrors = [err93];
         } else {
-          vErrors.push(err91);
+          vErrors.push(err93);
         }
         errors++;
       }
     }
     if (data.prompt !== undefined) {
-      let data49 = data.prompt;
-      if (data49 && typeof data49 == 'object' && !Array.isArray(data49)) {
-        for (const key11 in data49) {
+      let data51 = data.prompt;
+      if (data51 && typeof data51 == 'object' && !Array.isArray(data51)) {
+        for (const key11 in data51) {
           if (!(key11 === 'include')) {
-            const err92 = {
+            const err94 = {
               instancePath: instancePath + '/prompt',
               schemaPath: '#/properties/prompt/additionalProperties',
               keyword: 'additionalProperties',
@@ -2061,22 +2099,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err92];
+              vErrors = [err94];
             } else {
-              vErrors.push(err92);
+              vErrors.push(err94);
             }
             errors++;
           }
         }
-        if (data49.include !== undefined) {
-          let data50 = data49.include;
-          if (Array.isArray(data50)) {
-            const len0 = data50.length;
+        if (data51.include !== undefined) {
+          let data52 = data51.include;
+          if (Array.isArray(data52)) {
+            const len0 = data52.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              let data51 = data50[i0];
-              if (typeof data51 === 'string') {
-                if (func3(data51) < 1) {
-                  const err93 = {
+              let data53 = data52[i0];
+              if (typeof data53 === 'string') {
+                if (func3(data53) < 1) {
+                  const err95 = {
                     instancePath: instancePath + '/prompt/include/' + i0,
                     schemaPath: '#/properties/prompt/properties/include/items/minLength',
                     keyword: 'minLength',
@@ -2084,14 +2122,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err93];
+                    vErrors = [err95];
                   } else {
-                    vErrors.push(err93);
+                    vErrors.push(err95);
                   }
                   errors++;
                 }
               } else {
-                const err94 = {
+                const err96 = {
                   instancePath: instancePath + '/prompt/include/' + i0,
                   schemaPath: '#/properties/prompt/properties/include/items/type',
                   keyword: 'type',
@@ -2099,56 +2137,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err94];
+                  vErrors = [err96];
                 } else {
-                  vErrors.push(err94);
+                  vErrors.push(err96);
                 }
                 errors++;
               }
             }
           } else {
-            const err95 = {
+            const err97 = {
               instancePath: instancePath + '/prompt/include',
               schemaPath: '#/properties/prompt/properties/include/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err95];
-            } else {
-              vErrors.push(err95);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err96 = {
-          instancePath: instancePath + '/prompt',
-          schemaPath: '#/properties/prompt/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err96];
-        } else {
-          vErrors.push(err96);
-        }
-        errors++;
-      }
-    }
-    if (data.daemon !== undefined) {
-      let data52 = data.daemon;
-      if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
-        for (const key12 in data52) {
-          if (!(key12 === 'shutdown_grace_ms' || key12 === 'fsync')) {
-            const err97 = {
-              instancePath: instancePath + '/daemon',
-              schemaPath: '#/properties/daemon/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key12 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err97];
@@ -2158,49 +2160,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data52.shutdown_grace_ms !== undefined) {
-          let data53 = data52.shutdown_grace_ms;
-          if (!(typeof data53 == 'number' && !(data53 % 1) && !isNaN(data53))) {
-            const err98 = {
+      } else {
+        const err98 = {
+          instancePath: instancePath + '/prompt',
+          schemaPath: '#/properties/prompt/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err98];
+        } else {
+          vErrors.push(err98);
+        }
+        errors++;
+      }
+    }
+    if (data.daemon !== undefined) {
+      let data54 = data.daemon;
+      if (data54 && typeof data54 == 'object' && !Array.isArray(data54)) {
+        for (const key12 in data54) {
+          if (!(key12 === 'shutdown_grace_ms' || key12 === 'fsync')) {
+            const err99 = {
+              instancePath: instancePath + '/daemon',
+              schemaPath: '#/properties/daemon/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key12 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err99];
+            } else {
+              vErrors.push(err99);
+            }
+            errors++;
+          }
+        }
+        if (data54.shutdown_grace_ms !== undefined) {
+          let data55 = data54.shutdown_grace_ms;
+          if (!(typeof data55 == 'number' && !(data55 % 1) && !isNaN(data55))) {
+            const err100 = {
               instancePath: instancePath + '/daemon/shutdown_grace_ms',
               schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err98];
-            } else {
-              vErrors.push(err98);
-            }
-            errors++;
-          }
-          if (typeof data53 == 'number') {
-            if (data53 < 0 || isNaN(data53)) {
-              const err99 = {
-                instancePath: instancePath + '/daemon/shutdown_grace_ms',
-                schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err99];
-              } else {
-                vErrors.push(err99);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data52.fsync !== undefined) {
-          if (typeof data52.fsync !== 'boolean') {
-            const err100 = {
-              instancePath: instancePath + '/daemon/fsync',
-              schemaPath: '#/properties/daemon/properties/fsync/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
             };
             if (vErrors === null) {
               vErrors = [err100];
@@ -2209,39 +2213,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
+          if (typeof data55 == 'number') {
+            if (data55 < 0 || isNaN(data55)) {
+              const err101 = {
+                instancePath: instancePath + '/daemon/shutdown_grace_ms',
+                schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err101];
+              } else {
+                vErrors.push(err101);
+              }
+              errors++;
+            }
+          }
         }
-      } else {
-        const err101 = {
-          instancePath: instancePath + '/daemon',
-          schemaPath: '#/properties/daemon/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err101];
-        } else {
-          vErrors.push(err101);
-        }
-        errors++;
-      }
-    }
-    if (data.audit !== undefined) {
-      let data55 = data.audit;
-      if (data55 && typeof data55 == 'object' && !Array.isArray(data55)) {
-        for (const key13 in data55) {
-          if (!(
-            key13 === 'signing_key' ||
-            key13 === 'checkpoint_ms' ||
-            key13 === 'witnesses' ||
-            key13 === 'retention'
-          )) {
+        if (data54.fsync !== undefined) {
+          if (typeof data54.fsync !== 'boolean') {
             const err102 = {
-              instancePath: instancePath + '/audit',
-              schemaPath: '#/properties/audit/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key13 },
-              message: 'must NOT have additional properties',
+              instancePath: instancePath + '/daemon/fsync',
+              schemaPath: '#/properties/daemon/properties/fsync/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
             };
             if (vErrors === null) {
               vErrors = [err102];
@@ -2251,33 +2248,38 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data55.signing_key !== undefined) {
-          let data56 = data55.signing_key;
-          if (typeof data56 !== 'string' && data56 !== null) {
-            const err103 = {
-              instancePath: instancePath + '/audit/signing_key',
-              schemaPath: '#/properties/audit/properties/signing_key/type',
-              keyword: 'type',
-              params: { type: schema11.properties.audit.properties.signing_key.type },
-              message: 'must be string,null',
-            };
-            if (vErrors === null) {
-              vErrors = [err103];
-            } else {
-              vErrors.push(err103);
-            }
-            errors++;
-          }
+      } else {
+        const err103 = {
+          instancePath: instancePath + '/daemon',
+          schemaPath: '#/properties/daemon/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err103];
+        } else {
+          vErrors.push(err103);
         }
-        if (data55.checkpoint_ms !== undefined) {
-          let data57 = data55.checkpoint_ms;
-          if (!(typeof data57 == 'number' && !(data57 % 1) && !isNaN(data57))) {
+        errors++;
+      }
+    }
+    if (data.audit !== undefined) {
+      let data57 = data.audit;
+      if (data57 && typeof data57 == 'object' && !Array.isArray(data57)) {
+        for (const key13 in data57) {
+          if (!(
+            key13 === 'signing_key' ||
+            key13 === 'checkpoint_ms' ||
+            key13 === 'witnesses' ||
+            key13 === 'retention'
+          )) {
             const err104 = {
-              instancePath: instancePath + '/audit/checkpoint_ms',
-              schemaPath: '#/properties/audit/properties/checkpoint_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+              instancePath: instancePath + '/audit',
+              schemaPath: '#/properties/audit/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key13 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err104];
@@ -2286,9 +2288,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data57 == 'number') {
-            if (data57 < 1 || isNaN(data57)) {
-              const err105 = {
+        }
+        if (data57.signing_key !== undefined) {
+          let data58 = data57.signing_key;
+          if (typeof data58 !== 'string' && data58 !== null) {
+            const err105 = {
+              instancePath: instancePath + '/audit/signing_key',
+              schemaPath: '#/properties/audit/properties/signing_key/type',
+              keyword: 'type',
+              params: { type: schema11.properties.audit.properties.signing_key.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err105];
+            } else {
+              vErrors.push(err105);
+            }
+            errors++;
+          }
+        }
+        if (data57.checkpoint_ms !== undefined) {
+          let data59 = data57.checkpoint_ms;
+          if (!(typeof data59 == 'number' && !(data59 % 1) && !isNaN(data59))) {
+            const err106 = {
+              instancePath: instancePath + '/audit/checkpoint_ms',
+              schemaPath: '#/properties/audit/properties/checkpoint_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err106];
+            } else {
+              vErrors.push(err106);
+            }
+            errors++;
+          }
+          if (typeof data59 == 'number') {
+            if (data59 < 1 || isNaN(data59)) {
+              const err107 = {
                 instancePath: instancePath + '/audit/checkpoint_ms',
                 schemaPath: '#/properties/audit/properties/checkpoint_ms/minimum',
                 keyword: 'minimum',
@@ -2296,23 +2334,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err105];
+                vErrors = [err107];
               } else {
-                vErrors.push(err105);
+                vErrors.push(err107);
               }
               errors++;
             }
           }
         }
-        if (data55.witnesses !== undefined) {
-          let data58 = data55.witnesses;
-          if (Array.isArray(data58)) {
-            const len1 = data58.length;
+        if (data57.witnesses !== undefined) {
+          let data60 = data57.witnesses;
+          if (Array.isArray(data60)) {
+            const len1 = data60.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              let data59 = data58[i1];
-              if (typeof data59 === 'string') {
-                if (func3(data59) < 1) {
-                  const err106 = {
+              let data61 = data60[i1];
+              if (typeof data61 === 'string') {
+                if (func3(data61) < 1) {
+                  const err108 = {
                     instancePath: instancePath + '/audit/witnesses/' + i1,
                     schemaPath: '#/properties/audit/properties/witnesses/items/minLength',
                     keyword: 'minLength',
@@ -2320,55 +2358,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err106];
+                    vErrors = [err108];
                   } else {
-                    vErrors.push(err106);
+                    vErrors.push(err108);
                   }
                   errors++;
                 }
               } else {
-                const err107 = {
+                const err109 = {
                   instancePath: instancePath + '/audit/witnesses/' + i1,
                   schemaPath: '#/properties/audit/properties/witnesses/items/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err107];
-                } else {
-                  vErrors.push(err107);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err108 = {
-              instancePath: instancePath + '/audit/witnesses',
-              schemaPath: '#/properties/audit/properties/witnesses/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err108];
-            } else {
-              vErrors.push(err108);
-            }
-            errors++;
-          }
-        }
-        if (data55.retention !== undefined) {
-          let data60 = data55.retention;
-          if (data60 && typeof data60 == 'object' && !Array.isArray(data60)) {
-            for (const key14 in data60) {
-              if (!(key14 === 'keep_days' || key14 === 'archive' || key14 === 'delete_after_days')) {
-                const err109 = {
-                  instancePath: instancePath + '/audit/retention',
-                  schemaPath: '#/properties/audit/properties/retention/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key14 },
-                  message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
                   vErrors = [err109];
@@ -2378,49 +2380,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data60.keep_days !== undefined) {
-              let data61 = data60.keep_days;
-              if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61)) && data61 !== null) {
-                const err110 = {
+          } else {
+            const err110 = {
+              instancePath: instancePath + '/audit/witnesses',
+              schemaPath: '#/properties/audit/properties/witnesses/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err110];
+            } else {
+              vErrors.push(err110);
+            }
+            errors++;
+          }
+        }
+        if (data57.retention !== undefined) {
+          let data62 = data57.retention;
+          if (data62 && typeof data62 == 'object' && !Array.isArray(data62)) {
+            for (const key14 in data62) {
+              if (!(key14 === 'keep_days' || key14 === 'archive' || key14 === 'delete_after_days')) {
+                const err111 = {
+                  instancePath: instancePath + '/audit/retention',
+                  schemaPath: '#/properties/audit/properties/retention/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key14 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err111];
+                } else {
+                  vErrors.push(err111);
+                }
+                errors++;
+              }
+            }
+            if (data62.keep_days !== undefined) {
+              let data63 = data62.keep_days;
+              if (!(typeof data63 == 'number' && !(data63 % 1) && !isNaN(data63)) && data63 !== null) {
+                const err112 = {
                   instancePath: instancePath + '/audit/retention/keep_days',
                   schemaPath: '#/properties/audit/properties/retention/properties/keep_days/type',
                   keyword: 'type',
                   params: { type: schema11.properties.audit.properties.retention.properties.keep_days.type },
                   message: 'must be integer,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err110];
-                } else {
-                  vErrors.push(err110);
-                }
-                errors++;
-              }
-              if (typeof data61 == 'number') {
-                if (data61 < 1 || isNaN(data61)) {
-                  const err111 = {
-                    instancePath: instancePath + '/audit/retention/keep_days',
-                    schemaPath: '#/properties/audit/properties/retention/properties/keep_days/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err111];
-                  } else {
-                    vErrors.push(err111);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data60.archive !== undefined) {
-              if (!(data60.archive === 'gzip')) {
-                const err112 = {
-                  instancePath: instancePath + '/audit/retention/archive',
-                  schemaPath: '#/properties/audit/properties/retention/properties/archive/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.audit.properties.retention.properties.archive.enum },
-                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err112];
@@ -2429,11 +2433,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (typeof data63 == 'number') {
+                if (data63 < 1 || isNaN(data63)) {
+                  const err113 = {
+                    instancePath: instancePath + '/audit/retention/keep_days',
+                    schemaPath: '#/properties/audit/properties/retention/properties/keep_days/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err113];
+                  } else {
+                    vErrors.push(err113);
+                  }
+                  errors++;
+                }
+              }
             }
-            if (data60.delete_after_days !== undefined) {
-              let data63 = data60.delete_after_days;
-              if (!(typeof data63 == 'number' && !(data63 % 1) && !isNaN(data63)) && data63 !== null) {
-                const err113 = {
+            if (data62.archive !== undefined) {
+              if (!(data62.archive === 'gzip')) {
+                const err114 = {
+                  instancePath: instancePath + '/audit/retention/archive',
+                  schemaPath: '#/properties/audit/properties/retention/properties/archive/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.audit.properties.retention.properties.archive.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err114];
+                } else {
+                  vErrors.push(err114);
+                }
+                errors++;
+              }
+            }
+            if (data62.delete_after_days !== undefined) {
+              let data65 = data62.delete_after_days;
+              if (!(typeof data65 == 'number' && !(data65 % 1) && !isNaN(data65)) && data65 !== null) {
+                const err115 = {
                   instancePath: instancePath + '/audit/retention/delete_after_days',
                   schemaPath: '#/properties/audit/properties/retention/properties/delete_after_days/type',
                   keyword: 'type',
@@ -2441,15 +2479,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err113];
+                  vErrors = [err115];
                 } else {
-                  vErrors.push(err113);
+                  vErrors.push(err115);
                 }
                 errors++;
               }
-              if (typeof data63 == 'number') {
-                if (data63 < 1 || isNaN(data63)) {
-                  const err114 = {
+              if (typeof data65 == 'number') {
+                if (data65 < 1 || isNaN(data65)) {
+                  const err116 = {
                     instancePath: instancePath + '/audit/retention/delete_after_days',
                     schemaPath: '#/properties/audit/properties/retention/properties/delete_after_days/minimum',
                     keyword: 'minimum',
@@ -2457,57 +2495,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err114];
+                    vErrors = [err116];
                   } else {
-                    vErrors.push(err114);
+                    vErrors.push(err116);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err115 = {
+            const err117 = {
               instancePath: instancePath + '/audit/retention',
               schemaPath: '#/properties/audit/properties/retention/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err115];
-            } else {
-              vErrors.push(err115);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err116 = {
-          instancePath: instancePath + '/audit',
-          schemaPath: '#/properties/audit/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err116];
-        } else {
-          vErrors.push(err116);
-        }
-        errors++;
-      }
-    }
-    if (data.telemetry !== undefined) {
-      let data64 = data.telemetry;
-      if (data64 && typeof data64 == 'object' && !Array.isArray(data64)) {
-        for (const key15 in data64) {
-          if (!(key15 === 'otlp_endpoint' || key15 === 'capture_content' || key15 === 'service_name')) {
-            const err117 = {
-              instancePath: instancePath + '/telemetry',
-              schemaPath: '#/properties/telemetry/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key15 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err117];
@@ -2517,49 +2519,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data64.otlp_endpoint !== undefined) {
-          let data65 = data64.otlp_endpoint;
-          if (typeof data65 !== 'string' && data65 !== null) {
-            const err118 = {
+      } else {
+        const err118 = {
+          instancePath: instancePath + '/audit',
+          schemaPath: '#/properties/audit/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err118];
+        } else {
+          vErrors.push(err118);
+        }
+        errors++;
+      }
+    }
+    if (data.telemetry !== undefined) {
+      let data66 = data.telemetry;
+      if (data66 && typeof data66 == 'object' && !Array.isArray(data66)) {
+        for (const key15 in data66) {
+          if (!(key15 === 'otlp_endpoint' || key15 === 'capture_content' || key15 === 'service_name')) {
+            const err119 = {
+              instancePath: instancePath + '/telemetry',
+              schemaPath: '#/properties/telemetry/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key15 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err119];
+            } else {
+              vErrors.push(err119);
+            }
+            errors++;
+          }
+        }
+        if (data66.otlp_endpoint !== undefined) {
+          let data67 = data66.otlp_endpoint;
+          if (typeof data67 !== 'string' && data67 !== null) {
+            const err120 = {
               instancePath: instancePath + '/telemetry/otlp_endpoint',
               schemaPath: '#/properties/telemetry/properties/otlp_endpoint/type',
               keyword: 'type',
               params: { type: schema11.properties.telemetry.properties.otlp_endpoint.type },
               message: 'must be string,null',
-            };
-            if (vErrors === null) {
-              vErrors = [err118];
-            } else {
-              vErrors.push(err118);
-            }
-            errors++;
-          }
-          if (typeof data65 === 'string') {
-            if (!pattern1.test(data65)) {
-              const err119 = {
-                instancePath: instancePath + '/telemetry/otlp_endpoint',
-                schemaPath: '#/properties/telemetry/properties/otlp_endpoint/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^https?://' },
-                message: 'must match pattern "' + '^https?://' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err119];
-              } else {
-                vErrors.push(err119);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data64.capture_content !== undefined) {
-          if (typeof data64.capture_content !== 'boolean') {
-            const err120 = {
-              instancePath: instancePath + '/telemetry/capture_content',
-              schemaPath: '#/properties/telemetry/properties/capture_content/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
             };
             if (vErrors === null) {
               vErrors = [err120];
@@ -2568,17 +2572,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-        }
-        if (data64.service_name !== undefined) {
-          let data67 = data64.service_name;
           if (typeof data67 === 'string') {
-            if (func3(data67) < 1) {
+            if (!pattern1.test(data67)) {
               const err121 = {
-                instancePath: instancePath + '/telemetry/service_name',
-                schemaPath: '#/properties/telemetry/properties/service_name/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
+                instancePath: instancePath + '/telemetry/otlp_endpoint',
+                schemaPath: '#/properties/telemetry/properties/otlp_endpoint/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^https?://' },
+                message: 'must match pattern "' + '^https?://' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err121];
@@ -2587,13 +2588,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-          } else {
+          }
+        }
+        if (data66.capture_content !== undefined) {
+          if (typeof data66.capture_content !== 'boolean') {
             const err122 = {
-              instancePath: instancePath + '/telemetry/service_name',
-              schemaPath: '#/properties/telemetry/properties/service_name/type',
+              instancePath: instancePath + '/telemetry/capture_content',
+              schemaPath: '#/properties/telemetry/properties/capture_content/type',
               keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
             };
             if (vErrors === null) {
               vErrors = [err122];
@@ -2603,41 +2607,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-      } else {
-        const err123 = {
-          instancePath: instancePath + '/telemetry',
-          schemaPath: '#/properties/telemetry/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err123];
-        } else {
-          vErrors.push(err123);
-        }
-        errors++;
-      }
-    }
-    if (data.http !== undefined) {
-      let data68 = data.http;
-      if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
-        for (const key16 in data68) {
-          if (!(
-            key16 === 'listen' ||
-            key16 === 'tokens' ||
-            key16 === 'max_body_bytes' ||
-            key16 === 'heartbeat_ms' ||
-            key16 === 'request_timeout_ms' ||
-            key16 === 'rate_limit' ||
-            key16 === 'max_queued'
-          )) {
+        if (data66.service_name !== undefined) {
+          let data69 = data66.service_name;
+          if (typeof data69 === 'string') {
+            if (func3(data69) < 1) {
+              const err123 = {
+                instancePath: instancePath + '/telemetry/service_name',
+                schemaPath: '#/properties/telemetry/properties/service_name/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err123];
+              } else {
+                vErrors.push(err123);
+              }
+              errors++;
+            }
+          } else {
             const err124 = {
-              instancePath: instancePath + '/http',
-              schemaPath: '#/properties/http/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key16 },
-              message: 'must NOT have additional properties',
+              instancePath: instancePath + '/telemetry/service_name',
+              schemaPath: '#/properties/telemetry/properties/service_name/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err124];
@@ -2647,10 +2641,54 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data68.listen !== undefined) {
-          let data69 = data68.listen;
-          if (typeof data69 !== 'string' && data69 !== null) {
-            const err125 = {
+      } else {
+        const err125 = {
+          instancePath: instancePath + '/telemetry',
+          schemaPath: '#/properties/telemetry/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err125];
+        } else {
+          vErrors.push(err125);
+        }
+        errors++;
+      }
+    }
+    if (data.http !== undefined) {
+      let data70 = data.http;
+      if (data70 && typeof data70 == 'object' && !Array.isArray(data70)) {
+        for (const key16 in data70) {
+          if (!(
+            key16 === 'listen' ||
+            key16 === 'tokens' ||
+            key16 === 'max_body_bytes' ||
+            key16 === 'heartbeat_ms' ||
+            key16 === 'request_timeout_ms' ||
+            key16 === 'rate_limit' ||
+            key16 === 'max_queued'
+          )) {
+            const err126 = {
+              instancePath: instancePath + '/http',
+              schemaPath: '#/properties/http/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key16 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err126];
+            } else {
+              vErrors.push(err126);
+            }
+            errors++;
+          }
+        }
+        if (data70.listen !== undefined) {
+          let data71 = data70.listen;
+          if (typeof data71 !== 'string' && data71 !== null) {
+            const err127 = {
               instancePath: instancePath + '/http/listen',
               schemaPath: '#/properties/http/properties/listen/type',
               keyword: 'type',
@@ -2658,15 +2696,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,null',
             };
             if (vErrors === null) {
-              vErrors = [err125];
+              vErrors = [err127];
             } else {
-              vErrors.push(err125);
+              vErrors.push(err127);
             }
             errors++;
           }
-          if (typeof data69 === 'string') {
-            if (!pattern2.test(data69)) {
-              const err126 = {
+          if (typeof data71 === 'string') {
+            if (!pattern2.test(data71)) {
+              const err128 = {
                 instancePath: instancePath + '/http/listen',
                 schemaPath: '#/properties/http/properties/listen/pattern',
                 keyword: 'pattern',
@@ -2674,23 +2712,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must match pattern "' + '^\\[?[^\\s]+\\]?:[0-9]{1,5}$' + '"',
               };
               if (vErrors === null) {
-                vErrors = [err126];
+                vErrors = [err128];
               } else {
-                vErrors.push(err126);
+                vErrors.push(err128);
               }
               errors++;
             }
           }
         }
-        if (data68.tokens !== undefined) {
-          let data70 = data68.tokens;
-          if (Array.isArray(data70)) {
-            const len2 = data70.length;
+        if (data70.tokens !== undefined) {
+          let data72 = data70.tokens;
+          if (Array.isArray(data72)) {
+            const len2 = data72.length;
             for (let i2 = 0; i2 < len2; i2++) {
-              let data71 = data70[i2];
-              if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
-                if (data71.user === undefined) {
-                  const err127 = {
+              let data73 = data72[i2];
+              if (data73 && typeof data73 == 'object' && !Array.isArray(data73)) {
+                if (data73.user === undefined) {
+                  const err129 = {
                     instancePath: instancePath + '/http/tokens/' + i2,
                     schemaPath: '#/properties/http/properties/tokens/items/required',
                     keyword: 'required',
@@ -2698,14 +2736,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'user' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err127];
+                    vErrors = [err129];
                   } else {
-                    vErrors.push(err127);
+                    vErrors.push(err129);
                   }
                   errors++;
                 }
-                if (data71.sha256 === undefined) {
-                  const err128 = {
+                if (data73.sha256 === undefined) {
+                  const err130 = {
                     instancePath: instancePath + '/http/tokens/' + i2,
                     schemaPath: '#/properties/http/properties/tokens/items/required',
                     keyword: 'required',
@@ -2713,54 +2751,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'sha256' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err128];
+                    vErrors = [err130];
                   } else {
-                    vErrors.push(err128);
+                    vErrors.push(err130);
                   }
                   errors++;
                 }
-                for (const key17 in data71) {
+                for (const key17 in data73) {
                   if (!(key17 === 'user' || key17 === 'sha256' || key17 === 'role')) {
-                    const err129 = {
+                    const err131 = {
                       instancePath: instancePath + '/http/tokens/' + i2,
                       schemaPath: '#/properties/http/properties/tokens/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key17 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err129];
-                    } else {
-                      vErrors.push(err129);
-                    }
-                    errors++;
-                  }
-                }
-                if (data71.user !== undefined) {
-                  let data72 = data71.user;
-                  if (typeof data72 === 'string') {
-                    if (!pattern0.test(data72)) {
-                      const err130 = {
-                        instancePath: instancePath + '/http/tokens/' + i2 + '/user',
-                        schemaPath: '#/properties/http/properties/tokens/items/properties/user/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^[A-Za-z0-9._@-]{1,128}$' },
-                        message: 'must match pattern "' + '^[A-Za-z0-9._@-]{1,128}$' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err130];
-                      } else {
-                        vErrors.push(err130);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err131 = {
-                      instancePath: instancePath + '/http/tokens/' + i2 + '/user',
-                      schemaPath: '#/properties/http/properties/tokens/items/properties/user/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err131];
@@ -2770,16 +2774,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data71.sha256 !== undefined) {
-                  let data73 = data71.sha256;
-                  if (typeof data73 === 'string') {
-                    if (!pattern4.test(data73)) {
+                if (data73.user !== undefined) {
+                  let data74 = data73.user;
+                  if (typeof data74 === 'string') {
+                    if (!pattern0.test(data74)) {
                       const err132 = {
-                        instancePath: instancePath + '/http/tokens/' + i2 + '/sha256',
-                        schemaPath: '#/properties/http/properties/tokens/items/properties/sha256/pattern',
+                        instancePath: instancePath + '/http/tokens/' + i2 + '/user',
+                        schemaPath: '#/properties/http/properties/tokens/items/properties/user/pattern',
                         keyword: 'pattern',
-                        params: { pattern: '^[0-9a-fA-F]{64}$' },
-                        message: 'must match pattern "' + '^[0-9a-fA-F]{64}$' + '"',
+                        params: { pattern: '^[A-Za-z0-9._@-]{1,128}$' },
+                        message: 'must match pattern "' + '^[A-Za-z0-9._@-]{1,128}$' + '"',
                       };
                       if (vErrors === null) {
                         vErrors = [err132];
@@ -2790,8 +2794,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   } else {
                     const err133 = {
-                      instancePath: instancePath + '/http/tokens/' + i2 + '/sha256',
-                      schemaPath: '#/properties/http/properties/tokens/items/properties/sha256/type',
+                      instancePath: instancePath + '/http/tokens/' + i2 + '/user',
+                      schemaPath: '#/properties/http/properties/tokens/items/properties/user/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -2804,10 +2808,44 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data71.role !== undefined) {
-                  let data74 = data71.role;
-                  if (!(data74 === 'operator' || data74 === 'auditor' || data74 === 'admin')) {
-                    const err134 = {
+                if (data73.sha256 !== undefined) {
+                  let data75 = data73.sha256;
+                  if (typeof data75 === 'string') {
+                    if (!pattern4.test(data75)) {
+                      const err134 = {
+                        instancePath: instancePath + '/http/tokens/' + i2 + '/sha256',
+                        schemaPath: '#/properties/http/properties/tokens/items/properties/sha256/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^[0-9a-fA-F]{64}$' },
+                        message: 'must match pattern "' + '^[0-9a-fA-F]{64}$' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err134];
+                      } else {
+                        vErrors.push(err134);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err135 = {
+                      instancePath: instancePath + '/http/tokens/' + i2 + '/sha256',
+                      schemaPath: '#/properties/http/properties/tokens/items/properties/sha256/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err135];
+                    } else {
+                      vErrors.push(err135);
+                    }
+                    errors++;
+                  }
+                }
+                if (data73.role !== undefined) {
+                  let data76 = data73.role;
+                  if (!(data76 === 'operator' || data76 === 'auditor' || data76 === 'admin')) {
+                    const err136 = {
                       instancePath: instancePath + '/http/tokens/' + i2 + '/role',
                       schemaPath: '#/properties/http/properties/tokens/items/properties/role/enum',
                       keyword: 'enum',
@@ -2815,15 +2853,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err134];
+                      vErrors = [err136];
                     } else {
-                      vErrors.push(err134);
+                      vErrors.push(err136);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err135 = {
+                const err137 = {
                   instancePath: instancePath + '/http/tokens/' + i2,
                   schemaPath: '#/properties/http/properties/tokens/items/type',
                   keyword: 'type',
@@ -2831,15 +2869,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err135];
+                  vErrors = [err137];
                 } else {
-                  vErrors.push(err135);
+                  vErrors.push(err137);
                 }
                 errors++;
               }
             }
           } else {
-            const err136 = {
+            const err138 = {
               instancePath: instancePath + '/http/tokens',
               schemaPath: '#/properties/http/properties/tokens/type',
               keyword: 'type',
@@ -2847,54 +2885,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err136];
+              vErrors = [err138];
             } else {
-              vErrors.push(err136);
+              vErrors.push(err138);
             }
             errors++;
           }
         }
-        if (data68.max_body_bytes !== undefined) {
-          let data75 = data68.max_body_bytes;
-          if (!(typeof data75 == 'number' && !(data75 % 1) && !isNaN(data75))) {
-            const err137 = {
+        if (data70.max_body_bytes !== undefined) {
+          let data77 = data70.max_body_bytes;
+          if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77))) {
+            const err139 = {
               instancePath: instancePath + '/http/max_body_bytes',
               schemaPath: '#/properties/http/properties/max_body_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err137];
-            } else {
-              vErrors.push(err137);
-            }
-            errors++;
-          }
-          if (typeof data75 == 'number') {
-            if (data75 < 1 || isNaN(data75)) {
-              const err138 = {
-                instancePath: instancePath + '/http/max_body_bytes',
-                schemaPath: '#/properties/http/properties/max_body_bytes/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err138];
-              } else {
-                vErrors.push(err138);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data68.heartbeat_ms !== undefined) {
-          let data76 = data68.heartbeat_ms;
-          if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76))) {
-            const err139 = {
-              instancePath: instancePath + '/http/heartbeat_ms',
-              schemaPath: '#/properties/http/properties/heartbeat_ms/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -2906,14 +2909,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data76 == 'number') {
-            if (data76 > 15000 || isNaN(data76)) {
+          if (typeof data77 == 'number') {
+            if (data77 < 1 || isNaN(data77)) {
               const err140 = {
-                instancePath: instancePath + '/http/heartbeat_ms',
-                schemaPath: '#/properties/http/properties/heartbeat_ms/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 15000 },
-                message: 'must be <= 15000',
+                instancePath: instancePath + '/http/max_body_bytes',
+                schemaPath: '#/properties/http/properties/max_body_bytes/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
               };
               if (vErrors === null) {
                 vErrors = [err140];
@@ -2922,48 +2925,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data76 < 100 || isNaN(data76)) {
-              const err141 = {
-                instancePath: instancePath + '/http/heartbeat_ms',
-                schemaPath: '#/properties/http/properties/heartbeat_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 100 },
-                message: 'must be >= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err141];
-              } else {
-                vErrors.push(err141);
-              }
-              errors++;
-            }
           }
         }
-        if (data68.request_timeout_ms !== undefined) {
-          let data77 = data68.request_timeout_ms;
-          if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77))) {
-            const err142 = {
-              instancePath: instancePath + '/http/request_timeout_ms',
-              schemaPath: '#/properties/http/properties/request_timeout_ms/type',
+        if (data70.heartbeat_ms !== undefined) {
+          let data78 = data70.heartbeat_ms;
+          if (!(typeof data78 == 'number' && !(data78 % 1) && !isNaN(data78))) {
+            const err141 = {
+              instancePath: instancePath + '/http/heartbeat_ms',
+              schemaPath: '#/properties/http/properties/heartbeat_ms/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err142];
+              vErrors = [err141];
             } else {
-              vErrors.push(err142);
+              vErrors.push(err141);
             }
             errors++;
           }
-          if (typeof data77 == 'number') {
-            if (data77 < 1 || isNaN(data77)) {
+          if (typeof data78 == 'number') {
+            if (data78 > 15000 || isNaN(data78)) {
+              const err142 = {
+                instancePath: instancePath + '/http/heartbeat_ms',
+                schemaPath: '#/properties/http/properties/heartbeat_ms/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 15000 },
+                message: 'must be <= 15000',
+              };
+              if (vErrors === null) {
+                vErrors = [err142];
+              } else {
+                vErrors.push(err142);
+              }
+              errors++;
+            }
+            if (data78 < 100 || isNaN(data78)) {
               const err143 = {
-                instancePath: instancePath + '/http/request_timeout_ms',
-                schemaPath: '#/properties/http/properties/request_timeout_ms/minimum',
+                instancePath: instancePath + '/http/heartbeat_ms',
+                schemaPath: '#/properties/http/properties/heartbeat_ms/minimum',
                 keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
+                params: { comparison: '>=', limit: 100 },
+                message: 'must be >= 100',
               };
               if (vErrors === null) {
                 vErrors = [err143];
@@ -2974,15 +2977,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data68.rate_limit !== undefined) {
-          let data78 = data68.rate_limit;
-          if (!(data78 && typeof data78 == 'object' && !Array.isArray(data78)) && data78 !== null) {
+        if (data70.request_timeout_ms !== undefined) {
+          let data79 = data70.request_timeout_ms;
+          if (!(typeof data79 == 'number' && !(data79 % 1) && !isNaN(data79))) {
             const err144 = {
-              instancePath: instancePath + '/http/rate_limit',
-              schemaPath: '#/properties/http/properties/rate_limit/type',
+              instancePath: instancePath + '/http/request_timeout_ms',
+              schemaPath: '#/properties/http/properties/request_timeout_ms/type',
               keyword: 'type',
-              params: { type: schema11.properties.http.properties.rate_limit.type },
-              message: 'must be object,null',
+              params: { type: 'integer' },
+              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err144];
@@ -2991,10 +2994,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (data78 && typeof data78 == 'object' && !Array.isArray(data78)) {
-            for (const key18 in data78) {
+          if (typeof data79 == 'number') {
+            if (data79 < 1 || isNaN(data79)) {
+              const err145 = {
+                instancePath: instancePath + '/http/request_timeout_ms',
+                schemaPath: '#/properties/http/properties/request_timeout_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err145];
+              } else {
+                vErrors.push(err145);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data70.rate_limit !== undefined) {
+          let data80 = data70.rate_limit;
+          if (!(data80 && typeof data80 == 'object' && !Array.isArray(data80)) && data80 !== null) {
+            const err146 = {
+              instancePath: instancePath + '/http/rate_limit',
+              schemaPath: '#/properties/http/properties/rate_limit/type',
+              keyword: 'type',
+              params: { type: schema11.properties.http.properties.rate_limit.type },
+              message: 'must be object,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err146];
+            } else {
+              vErrors.push(err146);
+            }
+            errors++;
+          }
+          if (data80 && typeof data80 == 'object' && !Array.isArray(data80)) {
+            for (const key18 in data80) {
               if (!(key18 === 'per_user_per_minute' || key18 === 'auth_failures_per_minute')) {
-                const err145 = {
+                const err147 = {
                   instancePath: instancePath + '/http/rate_limit',
                   schemaPath: '#/properties/http/properties/rate_limit/additionalProperties',
                   keyword: 'additionalProperties',
@@ -3002,58 +3040,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err145];
+                  vErrors = [err147];
                 } else {
-                  vErrors.push(err145);
+                  vErrors.push(err147);
                 }
                 errors++;
               }
             }
-            if (data78.per_user_per_minute !== undefined) {
-              let data79 = data78.per_user_per_minute;
-              if (!(typeof data79 == 'number' && !(data79 % 1) && !isNaN(data79)) && data79 !== null) {
-                const err146 = {
+            if (data80.per_user_per_minute !== undefined) {
+              let data81 = data80.per_user_per_minute;
+              if (!(typeof data81 == 'number' && !(data81 % 1) && !isNaN(data81)) && data81 !== null) {
+                const err148 = {
                   instancePath: instancePath + '/http/rate_limit/per_user_per_minute',
                   schemaPath: '#/properties/http/properties/rate_limit/properties/per_user_per_minute/type',
                   keyword: 'type',
                   params: { type: schema11.properties.http.properties.rate_limit.properties.per_user_per_minute.type },
-                  message: 'must be integer,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err146];
-                } else {
-                  vErrors.push(err146);
-                }
-                errors++;
-              }
-              if (typeof data79 == 'number') {
-                if (data79 < 1 || isNaN(data79)) {
-                  const err147 = {
-                    instancePath: instancePath + '/http/rate_limit/per_user_per_minute',
-                    schemaPath: '#/properties/http/properties/rate_limit/properties/per_user_per_minute/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err147];
-                  } else {
-                    vErrors.push(err147);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data78.auth_failures_per_minute !== undefined) {
-              let data80 = data78.auth_failures_per_minute;
-              if (!(typeof data80 == 'number' && !(data80 % 1) && !isNaN(data80)) && data80 !== null) {
-                const err148 = {
-                  instancePath: instancePath + '/http/rate_limit/auth_failures_per_minute',
-                  schemaPath: '#/properties/http/properties/rate_limit/properties/auth_failures_per_minute/type',
-                  keyword: 'type',
-                  params: {
-                    type: schema11.properties.http.properties.rate_limit.properties.auth_failures_per_minute.type,
-                  },
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
@@ -3063,11 +3064,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data80 == 'number') {
-                if (data80 < 1 || isNaN(data80)) {
+              if (typeof data81 == 'number') {
+                if (data81 < 1 || isNaN(data81)) {
                   const err149 = {
-                    instancePath: instancePath + '/http/rate_limit/auth_failures_per_minute',
-                    schemaPath: '#/properties/http/properties/rate_limit/properties/auth_failures_per_minute/minimum',
+                    instancePath: instancePath + '/http/rate_limit/per_user_per_minute',
+                    schemaPath: '#/properties/http/properties/rate_limit/properties/per_user_per_minute/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 1 },
                     message: 'must be >= 1',
@@ -3081,12 +3082,49 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
+            if (data80.auth_failures_per_minute !== undefined) {
+              let data82 = data80.auth_failures_per_minute;
+              if (!(typeof data82 == 'number' && !(data82 % 1) && !isNaN(data82)) && data82 !== null) {
+                const err150 = {
+                  instancePath: instancePath + '/http/rate_limit/auth_failures_per_minute',
+                  schemaPath: '#/properties/http/properties/rate_limit/properties/auth_failures_per_minute/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.http.properties.rate_limit.properties.auth_failures_per_minute.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err150];
+                } else {
+                  vErrors.push(err150);
+                }
+                errors++;
+              }
+              if (typeof data82 == 'number') {
+                if (data82 < 1 || isNaN(data82)) {
+                  const err151 = {
+                    instancePath: instancePath + '/http/rate_limit/auth_failures_per_minute',
+                    schemaPath: '#/properties/http/properties/rate_limit/properties/auth_failures_per_minute/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err151];
+                  } else {
+                    vErrors.push(err151);
+                  }
+                  errors++;
+                }
+              }
+            }
           }
         }
-        if (data68.max_queued !== undefined) {
-          let data81 = data68.max_queued;
-          if (!(typeof data81 == 'number' && !(data81 % 1) && !isNaN(data81)) && data81 !== null) {
-            const err150 = {
+        if (data70.max_queued !== undefined) {
+          let data83 = data70.max_queued;
+          if (!(typeof data83 == 'number' && !(data83 % 1) && !isNaN(data83)) && data83 !== null) {
+            const err152 = {
               instancePath: instancePath + '/http/max_queued',
               schemaPath: '#/properties/http/properties/max_queued/type',
               keyword: 'type',
@@ -3094,15 +3132,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer,null',
             };
             if (vErrors === null) {
-              vErrors = [err150];
+              vErrors = [err152];
             } else {
-              vErrors.push(err150);
+              vErrors.push(err152);
             }
             errors++;
           }
-          if (typeof data81 == 'number') {
-            if (data81 < 1 || isNaN(data81)) {
-              const err151 = {
+          if (typeof data83 == 'number') {
+            if (data83 < 1 || isNaN(data83)) {
+              const err153 = {
                 instancePath: instancePath + '/http/max_queued',
                 schemaPath: '#/properties/http/properties/max_queued/minimum',
                 keyword: 'minimum',
@@ -3110,16 +3148,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err151];
+                vErrors = [err153];
               } else {
-                vErrors.push(err151);
+                vErrors.push(err153);
               }
               errors++;
             }
           }
         }
       } else {
-        const err152 = {
+        const err154 = {
           instancePath: instancePath + '/http',
           schemaPath: '#/properties/http/type',
           keyword: 'type',
@@ -3127,19 +3165,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err152];
+          vErrors = [err154];
         } else {
-          vErrors.push(err152);
+          vErrors.push(err154);
         }
         errors++;
       }
     }
     if (data.notify !== undefined) {
-      let data82 = data.notify;
-      if (data82 && typeof data82 == 'object' && !Array.isArray(data82)) {
-        for (const key19 in data82) {
+      let data84 = data.notify;
+      if (data84 && typeof data84 == 'object' && !Array.isArray(data84)) {
+        for (const key19 in data84) {
           if (!(key19 === 'webhooks')) {
-            const err153 = {
+            const err155 = {
               instancePath: instancePath + '/notify',
               schemaPath: '#/properties/notify/additionalProperties',
               keyword: 'additionalProperties',
@@ -3147,22 +3185,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err153];
+              vErrors = [err155];
             } else {
-              vErrors.push(err153);
+              vErrors.push(err155);
             }
             errors++;
           }
         }
-        if (data82.webhooks !== undefined) {
-          let data83 = data82.webhooks;
-          if (Array.isArray(data83)) {
-            const len3 = data83.length;
+        if (data84.webhooks !== undefined) {
+          let data85 = data84.webhooks;
+          if (Array.isArray(data85)) {
+            const len3 = data85.length;
             for (let i3 = 0; i3 < len3; i3++) {
-              let data84 = data83[i3];
-              if (data84 && typeof data84 == 'object' && !Array.isArray(data84)) {
-                if (data84.url === undefined) {
-                  const err154 = {
+              let data86 = data85[i3];
+              if (data86 && typeof data86 == 'object' && !Array.isArray(data86)) {
+                if (data86.url === undefined) {
+                  const err156 = {
                     instancePath: instancePath + '/notify/webhooks/' + i3,
                     schemaPath: '#/properties/notify/properties/webhooks/items/required',
                     keyword: 'required',
@@ -3170,14 +3208,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'url' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err154];
+                    vErrors = [err156];
                   } else {
-                    vErrors.push(err154);
+                    vErrors.push(err156);
                   }
                   errors++;
                 }
-                if (data84.secret_env === undefined) {
-                  const err155 = {
+                if (data86.secret_env === undefined) {
+                  const err157 = {
                     instancePath: instancePath + '/notify/webhooks/' + i3,
                     schemaPath: '#/properties/notify/properties/webhooks/items/required',
                     keyword: 'required',
@@ -3185,54 +3223,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'secret_env' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err155];
+                    vErrors = [err157];
                   } else {
-                    vErrors.push(err155);
+                    vErrors.push(err157);
                   }
                   errors++;
                 }
-                for (const key20 in data84) {
+                for (const key20 in data86) {
                   if (!(key20 === 'url' || key20 === 'events' || key20 === 'secret_env')) {
-                    const err156 = {
+                    const err158 = {
                       instancePath: instancePath + '/notify/webhooks/' + i3,
                       schemaPath: '#/properties/notify/properties/webhooks/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key20 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err156];
-                    } else {
-                      vErrors.push(err156);
-                    }
-                    errors++;
-                  }
-                }
-                if (data84.url !== undefined) {
-                  let data85 = data84.url;
-                  if (typeof data85 === 'string') {
-                    if (!pattern5.test(data85)) {
-                      const err157 = {
-                        instancePath: instancePath + '/notify/webhooks/' + i3 + '/url',
-                        schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^https?://[^\\s]+$' },
-                        message: 'must match pattern "' + '^https?://[^\\s]+$' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err157];
-                      } else {
-                        vErrors.push(err157);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err158 = {
-                      instancePath: instancePath + '/notify/webhooks/' + i3 + '/url',
-                      schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err158];
@@ -3242,16 +3246,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data84.events !== undefined) {
-                  let data86 = data84.events;
-                  if (Array.isArray(data86)) {
-                    if (data86.length < 1) {
+                if (data86.url !== undefined) {
+                  let data87 = data86.url;
+                  if (typeof data87 === 'string') {
+                    if (!pattern5.test(data87)) {
                       const err159 = {
-                        instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
-                        schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/minItems',
-                        keyword: 'minItems',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 items',
+                        instancePath: instancePath + '/notify/webhooks/' + i3 + '/url',
+                        schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^https?://[^\\s]+$' },
+                        message: 'must match pattern "' + '^https?://[^\\s]+$' + '"',
                       };
                       if (vErrors === null) {
                         vErrors = [err159];
@@ -3260,17 +3264,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                       errors++;
                     }
-                    const len4 = data86.length;
+                  } else {
+                    const err160 = {
+                      instancePath: instancePath + '/notify/webhooks/' + i3 + '/url',
+                      schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err160];
+                    } else {
+                      vErrors.push(err160);
+                    }
+                    errors++;
+                  }
+                }
+                if (data86.events !== undefined) {
+                  let data88 = data86.events;
+                  if (Array.isArray(data88)) {
+                    if (data88.length < 1) {
+                      const err161 = {
+                        instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
+                        schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/minItems',
+                        keyword: 'minItems',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 items',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err161];
+                      } else {
+                        vErrors.push(err161);
+                      }
+                      errors++;
+                    }
+                    const len4 = data88.length;
                     for (let i4 = 0; i4 < len4; i4++) {
-                      let data87 = data86[i4];
+                      let data89 = data88[i4];
                       if (!(
-                        data87 === 'session_finished' ||
-                        data87 === 'session_paused' ||
-                        data87 === 'approval_requested' ||
-                        data87 === 'session_cancelled' ||
-                        data87 === 'intervention_required'
+                        data89 === 'session_finished' ||
+                        data89 === 'session_paused' ||
+                        data89 === 'approval_requested' ||
+                        data89 === 'session_cancelled' ||
+                        data89 === 'intervention_required'
                       )) {
-                        const err160 = {
+                        const err162 = {
                           instancePath: instancePath + '/notify/webhooks/' + i3 + '/events/' + i4,
                           schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/items/enum',
                           keyword: 'enum',
@@ -3281,20 +3319,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
-                          vErrors = [err160];
+                          vErrors = [err162];
                         } else {
-                          vErrors.push(err160);
+                          vErrors.push(err162);
                         }
                         errors++;
                       }
                     }
-                    let i5 = data86.length;
+                    let i5 = data88.length;
                     let j0;
                     if (i5 > 1) {
                       outer0: for (; i5--;) {
                         for (j0 = i5; j0--;) {
-                          if (func0(data86[i5], data86[j0])) {
-                            const err161 = {
+                          if (func0(data88[i5], data88[j0])) {
+                            const err163 = {
                               instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
                               schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/uniqueItems',
                               keyword: 'uniqueItems',
@@ -3303,9 +3341,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i5 + ' are identical)',
                             };
                             if (vErrors === null) {
-                              vErrors = [err161];
+                              vErrors = [err163];
                             } else {
-                              vErrors.push(err161);
+                              vErrors.push(err163);
                             }
                             errors++;
                             break outer0;
@@ -3314,46 +3352,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    const err162 = {
+                    const err164 = {
                       instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/type',
                       keyword: 'type',
                       params: { type: 'array' },
                       message: 'must be array',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err162];
-                    } else {
-                      vErrors.push(err162);
-                    }
-                    errors++;
-                  }
-                }
-                if (data84.secret_env !== undefined) {
-                  let data88 = data84.secret_env;
-                  if (typeof data88 === 'string') {
-                    if (!pattern6.test(data88)) {
-                      const err163 = {
-                        instancePath: instancePath + '/notify/webhooks/' + i3 + '/secret_env',
-                        schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
-                        message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err163];
-                      } else {
-                        vErrors.push(err163);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err164 = {
-                      instancePath: instancePath + '/notify/webhooks/' + i3 + '/secret_env',
-                      schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err164];
@@ -3363,8 +3367,42 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data86.secret_env !== undefined) {
+                  let data90 = data86.secret_env;
+                  if (typeof data90 === 'string') {
+                    if (!pattern6.test(data90)) {
+                      const err165 = {
+                        instancePath: instancePath + '/notify/webhooks/' + i3 + '/secret_env',
+                        schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+                        message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err165];
+                      } else {
+                        vErrors.push(err165);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err166 = {
+                      instancePath: instancePath + '/notify/webhooks/' + i3 + '/secret_env',
+                      schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err166];
+                    } else {
+                      vErrors.push(err166);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err165 = {
+                const err167 = {
                   instancePath: instancePath + '/notify/webhooks/' + i3,
                   schemaPath: '#/properties/notify/properties/webhooks/items/type',
                   keyword: 'type',
@@ -3372,62 +3410,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err165];
+                  vErrors = [err167];
                 } else {
-                  vErrors.push(err165);
+                  vErrors.push(err167);
                 }
                 errors++;
               }
             }
           } else {
-            const err166 = {
+            const err168 = {
               instancePath: instancePath + '/notify/webhooks',
               schemaPath: '#/properties/notify/properties/webhooks/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err166];
-            } else {
-              vErrors.push(err166);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err167 = {
-          instancePath: instancePath + '/notify',
-          schemaPath: '#/properties/notify/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err167];
-        } else {
-          vErrors.push(err167);
-        }
-        errors++;
-      }
-    }
-    if (data.tools !== undefined) {
-      let data89 = data.tools;
-      if (data89 && typeof data89 == 'object' && !Array.isArray(data89)) {
-        for (const key21 in data89) {
-          if (!(
-            key21 === 'workspace' ||
-            key21 === 'max_result_bytes' ||
-            key21 === 'max_file_bytes' ||
-            key21 === 'http_get' ||
-            key21 === 'commands'
-          )) {
-            const err168 = {
-              instancePath: instancePath + '/tools',
-              schemaPath: '#/properties/tools/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key21 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err168];
@@ -3437,31 +3433,39 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data89.workspace !== undefined) {
-          let data90 = data89.workspace;
-          if (typeof data90 === 'string') {
-            if (func3(data90) < 1) {
-              const err169 = {
-                instancePath: instancePath + '/tools/workspace',
-                schemaPath: '#/properties/tools/properties/workspace/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err169];
-              } else {
-                vErrors.push(err169);
-              }
-              errors++;
-            }
-          } else {
+      } else {
+        const err169 = {
+          instancePath: instancePath + '/notify',
+          schemaPath: '#/properties/notify/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err169];
+        } else {
+          vErrors.push(err169);
+        }
+        errors++;
+      }
+    }
+    if (data.tools !== undefined) {
+      let data91 = data.tools;
+      if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
+        for (const key21 in data91) {
+          if (!(
+            key21 === 'workspace' ||
+            key21 === 'max_result_bytes' ||
+            key21 === 'max_file_bytes' ||
+            key21 === 'http_get' ||
+            key21 === 'commands'
+          )) {
             const err170 = {
-              instancePath: instancePath + '/tools/workspace',
-              schemaPath: '#/properties/tools/properties/workspace/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
+              instancePath: instancePath + '/tools',
+              schemaPath: '#/properties/tools/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key21 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err170];
@@ -3471,47 +3475,46 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data89.max_result_bytes !== undefined) {
-          let data91 = data89.max_result_bytes;
-          if (!(typeof data91 == 'number' && !(data91 % 1) && !isNaN(data91))) {
-            const err171 = {
-              instancePath: instancePath + '/tools/max_result_bytes',
-              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err171];
-            } else {
-              vErrors.push(err171);
-            }
-            errors++;
-          }
-          if (typeof data91 == 'number') {
-            if (data91 < 1 || isNaN(data91)) {
-              const err172 = {
-                instancePath: instancePath + '/tools/max_result_bytes',
-                schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
+        if (data91.workspace !== undefined) {
+          let data92 = data91.workspace;
+          if (typeof data92 === 'string') {
+            if (func3(data92) < 1) {
+              const err171 = {
+                instancePath: instancePath + '/tools/workspace',
+                schemaPath: '#/properties/tools/properties/workspace/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
-                vErrors = [err172];
+                vErrors = [err171];
               } else {
-                vErrors.push(err172);
+                vErrors.push(err171);
               }
               errors++;
             }
+          } else {
+            const err172 = {
+              instancePath: instancePath + '/tools/workspace',
+              schemaPath: '#/properties/tools/properties/workspace/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err172];
+            } else {
+              vErrors.push(err172);
+            }
+            errors++;
           }
         }
-        if (data89.max_file_bytes !== undefined) {
-          let data92 = data89.max_file_bytes;
-          if (!(typeof data92 == 'number' && !(data92 % 1) && !isNaN(data92))) {
+        if (data91.max_result_bytes !== undefined) {
+          let data93 = data91.max_result_bytes;
+          if (!(typeof data93 == 'number' && !(data93 % 1) && !isNaN(data93))) {
             const err173 = {
-              instancePath: instancePath + '/tools/max_file_bytes',
-              schemaPath: '#/properties/tools/properties/max_file_bytes/type',
+              instancePath: instancePath + '/tools/max_result_bytes',
+              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -3523,11 +3526,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data92 == 'number') {
-            if (data92 < 1 || isNaN(data92)) {
+          if (typeof data93 == 'number') {
+            if (data93 < 1 || isNaN(data93)) {
               const err174 = {
-                instancePath: instancePath + '/tools/max_file_bytes',
-                schemaPath: '#/properties/tools/properties/max_file_bytes/minimum',
+                instancePath: instancePath + '/tools/max_result_bytes',
+                schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 1 },
                 message: 'must be >= 1',
@@ -3541,17 +3544,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data89.http_get !== undefined) {
-          let data93 = data89.http_get;
-          if (data93 && typeof data93 == 'object' && !Array.isArray(data93)) {
-            for (const key22 in data93) {
+        if (data91.max_file_bytes !== undefined) {
+          let data94 = data91.max_file_bytes;
+          if (!(typeof data94 == 'number' && !(data94 % 1) && !isNaN(data94))) {
+            const err175 = {
+              instancePath: instancePath + '/tools/max_file_bytes',
+              schemaPath: '#/properties/tools/properties/max_file_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err175];
+            } else {
+              vErrors.push(err175);
+            }
+            errors++;
+          }
+          if (typeof data94 == 'number') {
+            if (data94 < 1 || isNaN(data94)) {
+              const err176 = {
+                instancePath: instancePath + '/tools/max_file_bytes',
+                schemaPath: '#/properties/tools/properties/max_file_bytes/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err176];
+              } else {
+                vErrors.push(err176);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data91.http_get !== undefined) {
+          let data95 = data91.http_get;
+          if (data95 && typeof data95 == 'object' && !Array.isArray(data95)) {
+            for (const key22 in data95) {
               if (!(
                 key22 === 'allow_hosts' ||
                 key22 === 'max_bytes' ||
                 key22 === 'timeout_ms' ||
                 key22 === 'max_redirects'
               )) {
-                const err175 = {
+                const err177 = {
                   instancePath: instancePath + '/tools/http_get',
                   schemaPath: '#/properties/tools/properties/http_get/additionalProperties',
                   keyword: 'additionalProperties',
@@ -3559,22 +3597,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err175];
+                  vErrors = [err177];
                 } else {
-                  vErrors.push(err175);
+                  vErrors.push(err177);
                 }
                 errors++;
               }
             }
-            if (data93.allow_hosts !== undefined) {
-              let data94 = data93.allow_hosts;
-              if (Array.isArray(data94)) {
-                const len5 = data94.length;
+            if (data95.allow_hosts !== undefined) {
+              let data96 = data95.allow_hosts;
+              if (Array.isArray(data96)) {
+                const len5 = data96.length;
                 for (let i6 = 0; i6 < len5; i6++) {
-                  let data95 = data94[i6];
-                  if (typeof data95 === 'string') {
-                    if (func3(data95) < 1) {
-                      const err176 = {
+                  let data97 = data96[i6];
+                  if (typeof data97 === 'string') {
+                    if (func3(data97) < 1) {
+                      const err178 = {
                         instancePath: instancePath + '/tools/http_get/allow_hosts/' + i6,
                         schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/minLength',
                         keyword: 'minLength',
@@ -3582,14 +3620,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err176];
+                        vErrors = [err178];
                       } else {
-                        vErrors.push(err176);
+                        vErrors.push(err178);
                       }
                       errors++;
                     }
                   } else {
-                    const err177 = {
+                    const err179 = {
                       instancePath: instancePath + '/tools/http_get/allow_hosts/' + i6,
                       schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/type',
                       keyword: 'type',
@@ -3597,15 +3635,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err177];
+                      vErrors = [err179];
                     } else {
-                      vErrors.push(err177);
+                      vErrors.push(err179);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err178 = {
+                const err180 = {
                   instancePath: instancePath + '/tools/http_get/allow_hosts',
                   schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/type',
                   keyword: 'type',
@@ -3613,54 +3651,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err178];
+                  vErrors = [err180];
                 } else {
-                  vErrors.push(err178);
+                  vErrors.push(err180);
                 }
                 errors++;
               }
             }
-            if (data93.max_bytes !== undefined) {
-              let data96 = data93.max_bytes;
-              if (!(typeof data96 == 'number' && !(data96 % 1) && !isNaN(data96))) {
-                const err179 = {
+            if (data95.max_bytes !== undefined) {
+              let data98 = data95.max_bytes;
+              if (!(typeof data98 == 'number' && !(data98 % 1) && !isNaN(data98))) {
+                const err181 = {
                   instancePath: instancePath + '/tools/http_get/max_bytes',
                   schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err179];
-                } else {
-                  vErrors.push(err179);
-                }
-                errors++;
-              }
-              if (typeof data96 == 'number') {
-                if (data96 < 1 || isNaN(data96)) {
-                  const err180 = {
-                    instancePath: instancePath + '/tools/http_get/max_bytes',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err180];
-                  } else {
-                    vErrors.push(err180);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data93.timeout_ms !== undefined) {
-              let data97 = data93.timeout_ms;
-              if (!(typeof data97 == 'number' && !(data97 % 1) && !isNaN(data97))) {
-                const err181 = {
-                  instancePath: instancePath + '/tools/http_get/timeout_ms',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
@@ -3672,11 +3675,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data97 == 'number') {
-                if (data97 < 1 || isNaN(data97)) {
+              if (typeof data98 == 'number') {
+                if (data98 < 1 || isNaN(data98)) {
                   const err182 = {
-                    instancePath: instancePath + '/tools/http_get/timeout_ms',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/minimum',
+                    instancePath: instancePath + '/tools/http_get/max_bytes',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 1 },
                     message: 'must be >= 1',
@@ -3690,12 +3693,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data93.max_redirects !== undefined) {
-              let data98 = data93.max_redirects;
-              if (!(typeof data98 == 'number' && !(data98 % 1) && !isNaN(data98))) {
+            if (data95.timeout_ms !== undefined) {
+              let data99 = data95.timeout_ms;
+              if (!(typeof data99 == 'number' && !(data99 % 1) && !isNaN(data99))) {
                 const err183 = {
-                  instancePath: instancePath + '/tools/http_get/max_redirects',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/type',
+                  instancePath: instancePath + '/tools/http_get/timeout_ms',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
@@ -3707,14 +3710,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data98 == 'number') {
-                if (data98 < 0 || isNaN(data98)) {
+              if (typeof data99 == 'number') {
+                if (data99 < 1 || isNaN(data99)) {
                   const err184 = {
-                    instancePath: instancePath + '/tools/http_get/max_redirects',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
+                    instancePath: instancePath + '/tools/http_get/timeout_ms',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/minimum',
                     keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
                   };
                   if (vErrors === null) {
                     vErrors = [err184];
@@ -3725,8 +3728,43 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
+            if (data95.max_redirects !== undefined) {
+              let data100 = data95.max_redirects;
+              if (!(typeof data100 == 'number' && !(data100 % 1) && !isNaN(data100))) {
+                const err185 = {
+                  instancePath: instancePath + '/tools/http_get/max_redirects',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err185];
+                } else {
+                  vErrors.push(err185);
+                }
+                errors++;
+              }
+              if (typeof data100 == 'number') {
+                if (data100 < 0 || isNaN(data100)) {
+                  const err186 = {
+                    instancePath: instancePath + '/tools/http_get/max_redirects',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err186];
+                  } else {
+                    vErrors.push(err186);
+                  }
+                  errors++;
+                }
+              }
+            }
           } else {
-            const err185 = {
+            const err187 = {
               instancePath: instancePath + '/tools/http_get',
               schemaPath: '#/properties/tools/properties/http_get/type',
               keyword: 'type',
@@ -3734,24 +3772,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err185];
+              vErrors = [err187];
             } else {
-              vErrors.push(err185);
+              vErrors.push(err187);
             }
             errors++;
           }
         }
-        if (data89.commands !== undefined) {
-          let data99 = data89.commands;
-          if (data99 && typeof data99 == 'object' && !Array.isArray(data99)) {
-            for (const key23 in data99) {
+        if (data91.commands !== undefined) {
+          let data101 = data91.commands;
+          if (data101 && typeof data101 == 'object' && !Array.isArray(data101)) {
+            for (const key23 in data101) {
               if (!(
                 key23 === 'allow' ||
                 key23 === 'auto_approve' ||
                 key23 === 'timeout_ms' ||
                 key23 === 'max_output_bytes'
               )) {
-                const err186 = {
+                const err188 = {
                   instancePath: instancePath + '/tools/commands',
                   schemaPath: '#/properties/tools/properties/commands/additionalProperties',
                   keyword: 'additionalProperties',
@@ -3759,22 +3797,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err186];
+                  vErrors = [err188];
                 } else {
-                  vErrors.push(err186);
+                  vErrors.push(err188);
                 }
                 errors++;
               }
             }
-            if (data99.allow !== undefined) {
-              let data100 = data99.allow;
-              if (Array.isArray(data100)) {
-                const len6 = data100.length;
+            if (data101.allow !== undefined) {
+              let data102 = data101.allow;
+              if (Array.isArray(data102)) {
+                const len6 = data102.length;
                 for (let i7 = 0; i7 < len6; i7++) {
-                  let data101 = data100[i7];
-                  if (typeof data101 === 'string') {
-                    if (func3(data101) < 1) {
-                      const err187 = {
+                  let data103 = data102[i7];
+                  if (typeof data103 === 'string') {
+                    if (func3(data103) < 1) {
+                      const err189 = {
                         instancePath: instancePath + '/tools/commands/allow/' + i7,
                         schemaPath: '#/properties/tools/properties/commands/properties/allow/items/minLength',
                         keyword: 'minLength',
@@ -3782,14 +3820,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err187];
+                        vErrors = [err189];
                       } else {
-                        vErrors.push(err187);
+                        vErrors.push(err189);
                       }
                       errors++;
                     }
                   } else {
-                    const err188 = {
+                    const err190 = {
                       instancePath: instancePath + '/tools/commands/allow/' + i7,
                       schemaPath: '#/properties/tools/properties/commands/properties/allow/items/type',
                       keyword: 'type',
@@ -3797,25 +3835,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err188];
+                      vErrors = [err190];
                     } else {
-                      vErrors.push(err188);
+                      vErrors.push(err190);
                     }
                     errors++;
                   }
                 }
-                let i8 = data100.length;
+                let i8 = data102.length;
                 let j1;
                 if (i8 > 1) {
                   const indices0 = {};
                   for (; i8--;) {
-                    let item0 = data100[i8];
+                    let item0 = data102[i8];
                     if (typeof item0 !== 'string') {
                       continue;
                     }
                     if (typeof indices0[item0] == 'number') {
                       j1 = indices0[item0];
-                      const err189 = {
+                      const err191 = {
                         instancePath: instancePath + '/tools/commands/allow',
                         schemaPath: '#/properties/tools/properties/commands/properties/allow/uniqueItems',
                         keyword: 'uniqueItems',
@@ -3823,9 +3861,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i8 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err189];
+                        vErrors = [err191];
                       } else {
-                        vErrors.push(err189);
+                        vErrors.push(err191);
                       }
                       errors++;
                       break;
@@ -3834,7 +3872,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err190 = {
+                const err192 = {
                   instancePath: instancePath + '/tools/commands/allow',
                   schemaPath: '#/properties/tools/properties/commands/properties/allow/type',
                   keyword: 'type',
@@ -3842,22 +3880,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err190];
+                  vErrors = [err192];
                 } else {
-                  vErrors.push(err190);
+                  vErrors.push(err192);
                 }
                 errors++;
               }
             }
-            if (data99.auto_approve !== undefined) {
-              let data102 = data99.auto_approve;
-              if (Array.isArray(data102)) {
-                const len7 = data102.length;
+            if (data101.auto_approve !== undefined) {
+              let data104 = data101.auto_approve;
+              if (Array.isArray(data104)) {
+                const len7 = data104.length;
                 for (let i9 = 0; i9 < len7; i9++) {
-                  let data103 = data102[i9];
-                  if (typeof data103 === 'string') {
-                    if (func3(data103) < 1) {
-                      const err191 = {
+                  let data105 = data104[i9];
+                  if (typeof data105 === 'string') {
+                    if (func3(data105) < 1) {
+                      const err193 = {
                         instancePath: instancePath + '/tools/commands/auto_approve/' + i9,
                         schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/minLength',
                         keyword: 'minLength',
@@ -3865,14 +3903,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err191];
+                        vErrors = [err193];
                       } else {
-                        vErrors.push(err191);
+                        vErrors.push(err193);
                       }
                       errors++;
                     }
                   } else {
-                    const err192 = {
+                    const err194 = {
                       instancePath: instancePath + '/tools/commands/auto_approve/' + i9,
                       schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/type',
                       keyword: 'type',
@@ -3880,25 +3918,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err192];
+                      vErrors = [err194];
                     } else {
-                      vErrors.push(err192);
+                      vErrors.push(err194);
                     }
                     errors++;
                   }
                 }
-                let i10 = data102.length;
+                let i10 = data104.length;
                 let j2;
                 if (i10 > 1) {
                   const indices1 = {};
                   for (; i10--;) {
-                    let item1 = data102[i10];
+                    let item1 = data104[i10];
                     if (typeof item1 !== 'string') {
                       continue;
                     }
                     if (typeof indices1[item1] == 'number') {
                       j2 = indices1[item1];
-                      const err193 = {
+                      const err195 = {
                         instancePath: instancePath + '/tools/commands/auto_approve',
                         schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/uniqueItems',
                         keyword: 'uniqueItems',
@@ -3906,9 +3944,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i10 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err193];
+                        vErrors = [err195];
                       } else {
-                        vErrors.push(err193);
+                        vErrors.push(err195);
                       }
                       errors++;
                       break;
@@ -3917,7 +3955,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err194 = {
+                const err196 = {
                   instancePath: instancePath + '/tools/commands/auto_approve',
                   schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/type',
                   keyword: 'type',
@@ -3925,54 +3963,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err194];
+                  vErrors = [err196];
                 } else {
-                  vErrors.push(err194);
+                  vErrors.push(err196);
                 }
                 errors++;
               }
             }
-            if (data99.timeout_ms !== undefined) {
-              let data104 = data99.timeout_ms;
-              if (!(typeof data104 == 'number' && !(data104 % 1) && !isNaN(data104))) {
-                const err195 = {
+            if (data101.timeout_ms !== undefined) {
+              let data106 = data101.timeout_ms;
+              if (!(typeof data106 == 'number' && !(data106 % 1) && !isNaN(data106))) {
+                const err197 = {
                   instancePath: instancePath + '/tools/commands/timeout_ms',
                   schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err195];
-                } else {
-                  vErrors.push(err195);
-                }
-                errors++;
-              }
-              if (typeof data104 == 'number') {
-                if (data104 < 1 || isNaN(data104)) {
-                  const err196 = {
-                    instancePath: instancePath + '/tools/commands/timeout_ms',
-                    schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err196];
-                  } else {
-                    vErrors.push(err196);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data99.max_output_bytes !== undefined) {
-              let data105 = data99.max_output_bytes;
-              if (!(typeof data105 == 'number' && !(data105 % 1) && !isNaN(data105))) {
-                const err197 = {
-                  instancePath: instancePath + '/tools/commands/max_output_bytes',
-                  schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
@@ -3984,11 +3987,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data105 == 'number') {
-                if (data105 < 1 || isNaN(data105)) {
+              if (typeof data106 == 'number') {
+                if (data106 < 1 || isNaN(data106)) {
                   const err198 = {
-                    instancePath: instancePath + '/tools/commands/max_output_bytes',
-                    schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
+                    instancePath: instancePath + '/tools/commands/timeout_ms',
+                    schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 1 },
                     message: 'must be >= 1',
@@ -4002,49 +4005,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
+            if (data101.max_output_bytes !== undefined) {
+              let data107 = data101.max_output_bytes;
+              if (!(typeof data107 == 'number' && !(data107 % 1) && !isNaN(data107))) {
+                const err199 = {
+                  instancePath: instancePath + '/tools/commands/max_output_bytes',
+                  schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err199];
+                } else {
+                  vErrors.push(err199);
+                }
+                errors++;
+              }
+              if (typeof data107 == 'number') {
+                if (data107 < 1 || isNaN(data107)) {
+                  const err200 = {
+                    instancePath: instancePath + '/tools/commands/max_output_bytes',
+                    schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err200];
+                  } else {
+                    vErrors.push(err200);
+                  }
+                  errors++;
+                }
+              }
+            }
           } else {
-            const err199 = {
+            const err201 = {
               instancePath: instancePath + '/tools/commands',
               schemaPath: '#/properties/tools/properties/commands/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err199];
-            } else {
-              vErrors.push(err199);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err200 = {
-          instancePath: instancePath + '/tools',
-          schemaPath: '#/properties/tools/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err200];
-        } else {
-          vErrors.push(err200);
-        }
-        errors++;
-      }
-    }
-    if (data.store !== undefined) {
-      let data106 = data.store;
-      if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
-        for (const key24 in data106) {
-          if (!(key24 === 'kind' || key24 === 'url' || key24 === 'schema')) {
-            const err201 = {
-              instancePath: instancePath + '/store',
-              schemaPath: '#/properties/store/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key24 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err201];
@@ -4054,33 +4056,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data106.kind !== undefined) {
-          let data107 = data106.kind;
-          if (!(data107 === 'files' || data107 === 'postgres')) {
-            const err202 = {
-              instancePath: instancePath + '/store/kind',
-              schemaPath: '#/properties/store/properties/kind/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.store.properties.kind.enum },
-              message: 'must be equal to one of the allowed values',
-            };
-            if (vErrors === null) {
-              vErrors = [err202];
-            } else {
-              vErrors.push(err202);
-            }
-            errors++;
-          }
+      } else {
+        const err202 = {
+          instancePath: instancePath + '/tools',
+          schemaPath: '#/properties/tools/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err202];
+        } else {
+          vErrors.push(err202);
         }
-        if (data106.url !== undefined) {
-          let data108 = data106.url;
-          if (typeof data108 !== 'string' && data108 !== null) {
+        errors++;
+      }
+    }
+    if (data.store !== undefined) {
+      let data108 = data.store;
+      if (data108 && typeof data108 == 'object' && !Array.isArray(data108)) {
+        for (const key24 in data108) {
+          if (!(key24 === 'kind' || key24 === 'url' || key24 === 'schema')) {
             const err203 = {
-              instancePath: instancePath + '/store/url',
-              schemaPath: '#/properties/store/properties/url/type',
-              keyword: 'type',
-              params: { type: schema11.properties.store.properties.url.type },
-              message: 'must be string,null',
+              instancePath: instancePath + '/store',
+              schemaPath: '#/properties/store/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key24 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err203];
@@ -4089,9 +4091,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data108 === 'string') {
-            if (func3(data108) < 1) {
-              const err204 = {
+        }
+        if (data108.kind !== undefined) {
+          let data109 = data108.kind;
+          if (!(data109 === 'files' || data109 === 'postgres')) {
+            const err204 = {
+              instancePath: instancePath + '/store/kind',
+              schemaPath: '#/properties/store/properties/kind/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.store.properties.kind.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err204];
+            } else {
+              vErrors.push(err204);
+            }
+            errors++;
+          }
+        }
+        if (data108.url !== undefined) {
+          let data110 = data108.url;
+          if (typeof data110 !== 'string' && data110 !== null) {
+            const err205 = {
+              instancePath: instancePath + '/store/url',
+              schemaPath: '#/properties/store/properties/url/type',
+              keyword: 'type',
+              params: { type: schema11.properties.store.properties.url.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err205];
+            } else {
+              vErrors.push(err205);
+            }
+            errors++;
+          }
+          if (typeof data110 === 'string') {
+            if (func3(data110) < 1) {
+              const err206 = {
                 instancePath: instancePath + '/store/url',
                 schemaPath: '#/properties/store/properties/url/minLength',
                 keyword: 'minLength',
@@ -4099,19 +4137,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
-                vErrors = [err204];
+                vErrors = [err206];
               } else {
-                vErrors.push(err204);
+                vErrors.push(err206);
               }
               errors++;
             }
           }
         }
-        if (data106.schema !== undefined) {
-          let data109 = data106.schema;
-          if (typeof data109 === 'string') {
-            if (!pattern7.test(data109)) {
-              const err205 = {
+        if (data108.schema !== undefined) {
+          let data111 = data108.schema;
+          if (typeof data111 === 'string') {
+            if (!pattern7.test(data111)) {
+              const err207 = {
                 instancePath: instancePath + '/store/schema',
                 schemaPath: '#/properties/store/properties/schema/pattern',
                 keyword: 'pattern',
@@ -4119,55 +4157,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
               };
               if (vErrors === null) {
-                vErrors = [err205];
+                vErrors = [err207];
               } else {
-                vErrors.push(err205);
+                vErrors.push(err207);
               }
               errors++;
             }
           } else {
-            const err206 = {
+            const err208 = {
               instancePath: instancePath + '/store/schema',
               schemaPath: '#/properties/store/properties/schema/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err206];
-            } else {
-              vErrors.push(err206);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err207 = {
-          instancePath: instancePath + '/store',
-          schemaPath: '#/properties/store/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err207];
-        } else {
-          vErrors.push(err207);
-        }
-        errors++;
-      }
-    }
-    if (data.cluster !== undefined) {
-      let data110 = data.cluster;
-      if (data110 && typeof data110 == 'object' && !Array.isArray(data110)) {
-        for (const key25 in data110) {
-          if (!(key25 === 'lease_ms' || key25 === 'pool_size' || key25 === 'connect_timeout_ms')) {
-            const err208 = {
-              instancePath: instancePath + '/cluster',
-              schemaPath: '#/properties/cluster/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key25 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err208];
@@ -4177,47 +4179,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data110.lease_ms !== undefined) {
-          let data111 = data110.lease_ms;
-          if (!(typeof data111 == 'number' && !(data111 % 1) && !isNaN(data111))) {
-            const err209 = {
-              instancePath: instancePath + '/cluster/lease_ms',
-              schemaPath: '#/properties/cluster/properties/lease_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+      } else {
+        const err209 = {
+          instancePath: instancePath + '/store',
+          schemaPath: '#/properties/store/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err209];
+        } else {
+          vErrors.push(err209);
+        }
+        errors++;
+      }
+    }
+    if (data.cluster !== undefined) {
+      let data112 = data.cluster;
+      if (data112 && typeof data112 == 'object' && !Array.isArray(data112)) {
+        for (const key25 in data112) {
+          if (!(key25 === 'lease_ms' || key25 === 'pool_size' || key25 === 'connect_timeout_ms')) {
+            const err210 = {
+              instancePath: instancePath + '/cluster',
+              schemaPath: '#/properties/cluster/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key25 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err209];
+              vErrors = [err210];
             } else {
-              vErrors.push(err209);
+              vErrors.push(err210);
             }
             errors++;
           }
-          if (typeof data111 == 'number') {
-            if (data111 < 1000 || isNaN(data111)) {
-              const err210 = {
-                instancePath: instancePath + '/cluster/lease_ms',
-                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1000 },
-                message: 'must be >= 1000',
-              };
-              if (vErrors === null) {
-                vErrors = [err210];
-              } else {
-                vErrors.push(err210);
-              }
-              errors++;
-            }
-          }
         }
-        if (data110.pool_size !== undefined) {
-          let data112 = data110.pool_size;
-          if (!(typeof data112 == 'number' && !(data112 % 1) && !isNaN(data112))) {
+        if (data112.lease_ms !== undefined) {
+          let data113 = data112.lease_ms;
+          if (!(typeof data113 == 'number' && !(data113 % 1) && !isNaN(data113))) {
             const err211 = {
-              instancePath: instancePath + '/cluster/pool_size',
-              schemaPath: '#/properties/cluster/properties/pool_size/type',
+              instancePath: instancePath + '/cluster/lease_ms',
+              schemaPath: '#/properties/cluster/properties/lease_ms/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -4229,14 +4232,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data112 == 'number') {
-            if (data112 > 100 || isNaN(data112)) {
+          if (typeof data113 == 'number') {
+            if (data113 < 1000 || isNaN(data113)) {
               const err212 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100 },
-                message: 'must be <= 100',
+                instancePath: instancePath + '/cluster/lease_ms',
+                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1000 },
+                message: 'must be >= 1000',
               };
               if (vErrors === null) {
                 vErrors = [err212];
@@ -4245,48 +4248,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data112 < 2 || isNaN(data112)) {
-              const err213 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 2 },
-                message: 'must be >= 2',
-              };
-              if (vErrors === null) {
-                vErrors = [err213];
-              } else {
-                vErrors.push(err213);
-              }
-              errors++;
-            }
           }
         }
-        if (data110.connect_timeout_ms !== undefined) {
-          let data113 = data110.connect_timeout_ms;
-          if (!(typeof data113 == 'number' && !(data113 % 1) && !isNaN(data113))) {
-            const err214 = {
-              instancePath: instancePath + '/cluster/connect_timeout_ms',
-              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
+        if (data112.pool_size !== undefined) {
+          let data114 = data112.pool_size;
+          if (!(typeof data114 == 'number' && !(data114 % 1) && !isNaN(data114))) {
+            const err213 = {
+              instancePath: instancePath + '/cluster/pool_size',
+              schemaPath: '#/properties/cluster/properties/pool_size/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err214];
+              vErrors = [err213];
             } else {
-              vErrors.push(err214);
+              vErrors.push(err213);
             }
             errors++;
           }
-          if (typeof data113 == 'number') {
-            if (data113 > 25000 || isNaN(data113)) {
-              const err215 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
+          if (typeof data114 == 'number') {
+            if (data114 > 100 || isNaN(data114)) {
+              const err214 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
                 keyword: 'maximum',
-                params: { comparison: '<=', limit: 25000 },
-                message: 'must be <= 25000',
+                params: { comparison: '<=', limit: 100 },
+                message: 'must be <= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err214];
+              } else {
+                vErrors.push(err214);
+              }
+              errors++;
+            }
+            if (data114 < 2 || isNaN(data114)) {
+              const err215 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 2 },
+                message: 'must be >= 2',
               };
               if (vErrors === null) {
                 vErrors = [err215];
@@ -4295,8 +4298,43 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data113 < 100 || isNaN(data113)) {
-              const err216 = {
+          }
+        }
+        if (data112.connect_timeout_ms !== undefined) {
+          let data115 = data112.connect_timeout_ms;
+          if (!(typeof data115 == 'number' && !(data115 % 1) && !isNaN(data115))) {
+            const err216 = {
+              instancePath: instancePath + '/cluster/connect_timeout_ms',
+              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err216];
+            } else {
+              vErrors.push(err216);
+            }
+            errors++;
+          }
+          if (typeof data115 == 'number') {
+            if (data115 > 25000 || isNaN(data115)) {
+              const err217 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 25000 },
+                message: 'must be <= 25000',
+              };
+              if (vErrors === null) {
+                vErrors = [err217];
+              } else {
+                vErrors.push(err217);
+              }
+              errors++;
+            }
+            if (data115 < 100 || isNaN(data115)) {
+              const err218 = {
                 instancePath: instancePath + '/cluster/connect_timeout_ms',
                 schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
                 keyword: 'minimum',
@@ -4304,16 +4342,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 100',
               };
               if (vErrors === null) {
-                vErrors = [err216];
+                vErrors = [err218];
               } else {
-                vErrors.push(err216);
+                vErrors.push(err218);
               }
               errors++;
             }
           }
         }
       } else {
-        const err217 = {
+        const err219 = {
           instancePath: instancePath + '/cluster',
           schemaPath: '#/properties/cluster/type',
           keyword: 'type',
@@ -4321,19 +4359,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err217];
+          vErrors = [err219];
         } else {
-          vErrors.push(err217);
+          vErrors.push(err219);
         }
         errors++;
       }
     }
     if (data.mcp !== undefined) {
-      let data114 = data.mcp;
-      if (data114 && typeof data114 == 'object' && !Array.isArray(data114)) {
-        for (const key26 in data114) {
+      let data116 = data.mcp;
+      if (data116 && typeof data116 == 'object' && !Array.isArray(data116)) {
+        for (const key26 in data116) {
           if (!(key26 === 'servers' || key26 === 'timeout_ms')) {
-            const err218 = {
+            const err220 = {
               instancePath: instancePath + '/mcp',
               schemaPath: '#/properties/mcp/additionalProperties',
               keyword: 'additionalProperties',
@@ -4341,21 +4379,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err218];
+              vErrors = [err220];
             } else {
-              vErrors.push(err218);
+              vErrors.push(err220);
             }
             errors++;
           }
         }
-        if (data114.servers !== undefined) {
-          let data115 = data114.servers;
-          if (data115 && typeof data115 == 'object' && !Array.isArray(data115)) {
-            for (const key27 in data115) {
-              const _errs252 = errors;
+        if (data116.servers !== undefined) {
+          let data117 = data116.servers;
+          if (data117 && typeof data117 == 'object' && !Array.isArray(data117)) {
+            for (const key27 in data117) {
+              const _errs254 = errors;
               if (typeof key27 === 'string') {
                 if (!pattern8.test(key27)) {
-                  const err219 = {
+                  const err221 = {
                     instancePath: instancePath + '/mcp/servers',
                     schemaPath: '#/properties/mcp/properties/servers/propertyNames/pattern',
                     keyword: 'pattern',
@@ -4364,16 +4402,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     propertyName: key27,
                   };
                   if (vErrors === null) {
-                    vErrors = [err219];
+                    vErrors = [err221];
                   } else {
-                    vErrors.push(err219);
+                    vErrors.push(err221);
                   }
                   errors++;
                 }
               }
-              var valid46 = _errs252 === errors;
+              var valid46 = _errs254 === errors;
               if (!valid46) {
-                const err220 = {
+                const err222 = {
                   instancePath: instancePath + '/mcp/servers',
                   schemaPath: '#/properties/mcp/properties/servers/propertyNames',
                   keyword: 'propertyNames',
@@ -4381,17 +4419,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err220];
+                  vErrors = [err222];
                 } else {
-                  vErrors.push(err220);
+                  vErrors.push(err222);
                 }
                 errors++;
               }
             }
-            for (const key28 in data115) {
-              let data116 = data115[key28];
-              if (data116 && typeof data116 == 'object' && !Array.isArray(data116)) {
-                for (const key29 in data116) {
+            for (const key28 in data117) {
+              let data118 = data117[key28];
+              if (data118 && typeof data118 == 'object' && !Array.isArray(data118)) {
+                for (const key29 in data118) {
                   if (!(
                     key29 === 'command' ||
                     key29 === 'args' ||
@@ -4401,49 +4439,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     key29 === 'headers_env' ||
                     key29 === 'timeout_ms'
                   )) {
-                    const err221 = {
+                    const err223 = {
                       instancePath: instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1'),
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key29 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err221];
-                    } else {
-                      vErrors.push(err221);
-                    }
-                    errors++;
-                  }
-                }
-                if (data116.command !== undefined) {
-                  let data117 = data116.command;
-                  if (typeof data117 === 'string') {
-                    if (func3(data117) < 1) {
-                      const err222 = {
-                        instancePath:
-                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
-                        schemaPath:
-                          '#/properties/mcp/properties/servers/additionalProperties/properties/command/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err222];
-                      } else {
-                        vErrors.push(err222);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err223 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err223];
@@ -4453,41 +4454,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data116.args !== undefined) {
-                  let data118 = data116.args;
-                  if (Array.isArray(data118)) {
-                    const len8 = data118.length;
-                    for (let i11 = 0; i11 < len8; i11++) {
-                      if (typeof data118[i11] !== 'string') {
-                        const err224 = {
-                          instancePath:
-                            instancePath +
-                            '/mcp/servers/' +
-                            key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/args/' +
-                            i11,
-                          schemaPath:
-                            '#/properties/mcp/properties/servers/additionalProperties/properties/args/items/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err224];
-                        } else {
-                          vErrors.push(err224);
-                        }
-                        errors++;
+                if (data118.command !== undefined) {
+                  let data119 = data118.command;
+                  if (typeof data119 === 'string') {
+                    if (func3(data119) < 1) {
+                      const err224 = {
+                        instancePath:
+                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                        schemaPath:
+                          '#/properties/mcp/properties/servers/additionalProperties/properties/command/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err224];
+                      } else {
+                        vErrors.push(err224);
                       }
+                      errors++;
                     }
                   } else {
                     const err225 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
+                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
                       keyword: 'type',
-                      params: { type: 'array' },
-                      message: 'must be array',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err225];
@@ -4497,20 +4491,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data116.env !== undefined) {
-                  let data120 = data116.env;
-                  if (data120 && typeof data120 == 'object' && !Array.isArray(data120)) {
-                    for (const key30 in data120) {
-                      if (typeof data120[key30] !== 'string') {
+                if (data118.args !== undefined) {
+                  let data120 = data118.args;
+                  if (Array.isArray(data120)) {
+                    const len8 = data120.length;
+                    for (let i11 = 0; i11 < len8; i11++) {
+                      if (typeof data120[i11] !== 'string') {
                         const err226 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
                             key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/env/' +
-                            key30.replace(/~/g, '~0').replace(/\//g, '~1'),
+                            '/args/' +
+                            i11,
                           schemaPath:
-                            '#/properties/mcp/properties/servers/additionalProperties/properties/env/additionalProperties/type',
+                            '#/properties/mcp/properties/servers/additionalProperties/properties/args/items/type',
                           keyword: 'type',
                           params: { type: 'string' },
                           message: 'must be string',
@@ -4526,11 +4521,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   } else {
                     const err227 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
+                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
                       keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
+                      params: { type: 'array' },
+                      message: 'must be array',
                     };
                     if (vErrors === null) {
                       vErrors = [err227];
@@ -4540,33 +4535,40 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data116.cwd !== undefined) {
-                  let data122 = data116.cwd;
-                  if (typeof data122 === 'string') {
-                    if (func3(data122) < 1) {
-                      const err228 = {
-                        instancePath:
-                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
-                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err228];
-                      } else {
-                        vErrors.push(err228);
+                if (data118.env !== undefined) {
+                  let data122 = data118.env;
+                  if (data122 && typeof data122 == 'object' && !Array.isArray(data122)) {
+                    for (const key30 in data122) {
+                      if (typeof data122[key30] !== 'string') {
+                        const err228 = {
+                          instancePath:
+                            instancePath +
+                            '/mcp/servers/' +
+                            key28.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/env/' +
+                            key30.replace(/~/g, '~0').replace(/\//g, '~1'),
+                          schemaPath:
+                            '#/properties/mcp/properties/servers/additionalProperties/properties/env/additionalProperties/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err228];
+                        } else {
+                          vErrors.push(err228);
+                        }
+                        errors++;
                       }
-                      errors++;
                     }
                   } else {
                     const err229 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
+                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
                       keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
+                      params: { type: 'object' },
+                      message: 'must be object',
                     };
                     if (vErrors === null) {
                       vErrors = [err229];
@@ -4576,17 +4578,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data116.url !== undefined) {
-                  let data123 = data116.url;
-                  if (typeof data123 === 'string') {
-                    if (!pattern1.test(data123)) {
+                if (data118.cwd !== undefined) {
+                  let data124 = data118.cwd;
+                  if (typeof data124 === 'string') {
+                    if (func3(data124) < 1) {
                       const err230 = {
                         instancePath:
-                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
-                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^https?://' },
-                        message: 'must match pattern "' + '^https?://' + '"',
+                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
                         vErrors = [err230];
@@ -4598,8 +4600,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   } else {
                     const err231 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
+                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -4612,14 +4614,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data116.headers_env !== undefined) {
-                  let data124 = data116.headers_env;
-                  if (data124 && typeof data124 == 'object' && !Array.isArray(data124)) {
-                    for (const key31 in data124) {
-                      let data125 = data124[key31];
-                      if (typeof data125 === 'string') {
-                        if (!pattern6.test(data125)) {
-                          const err232 = {
+                if (data118.url !== undefined) {
+                  let data125 = data118.url;
+                  if (typeof data125 === 'string') {
+                    if (!pattern1.test(data125)) {
+                      const err232 = {
+                        instancePath:
+                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
+                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^https?://' },
+                        message: 'must match pattern "' + '^https?://' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err232];
+                      } else {
+                        vErrors.push(err232);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err233 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err233];
+                    } else {
+                      vErrors.push(err233);
+                    }
+                    errors++;
+                  }
+                }
+                if (data118.headers_env !== undefined) {
+                  let data126 = data118.headers_env;
+                  if (data126 && typeof data126 == 'object' && !Array.isArray(data126)) {
+                    for (const key31 in data126) {
+                      let data127 = data126[key31];
+                      if (typeof data127 === 'string') {
+                        if (!pattern6.test(data127)) {
+                          const err234 = {
                             instancePath:
                               instancePath +
                               '/mcp/servers/' +
@@ -4633,14 +4671,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                           };
                           if (vErrors === null) {
-                            vErrors = [err232];
+                            vErrors = [err234];
                           } else {
-                            vErrors.push(err232);
+                            vErrors.push(err234);
                           }
                           errors++;
                         }
                       } else {
-                        const err233 = {
+                        const err235 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -4654,15 +4692,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err233];
+                          vErrors = [err235];
                         } else {
-                          vErrors.push(err233);
+                          vErrors.push(err235);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err234 = {
+                    const err236 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
@@ -4675,17 +4713,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err234];
+                      vErrors = [err236];
                     } else {
-                      vErrors.push(err234);
+                      vErrors.push(err236);
                     }
                     errors++;
                   }
                 }
-                if (data116.timeout_ms !== undefined) {
-                  let data126 = data116.timeout_ms;
-                  if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
-                    const err235 = {
+                if (data118.timeout_ms !== undefined) {
+                  let data128 = data118.timeout_ms;
+                  if (!(typeof data128 == 'number' && !(data128 % 1) && !isNaN(data128))) {
+                    const err237 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/type',
@@ -4694,15 +4732,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err235];
+                      vErrors = [err237];
                     } else {
-                      vErrors.push(err235);
+                      vErrors.push(err237);
                     }
                     errors++;
                   }
-                  if (typeof data126 == 'number') {
-                    if (data126 < 1 || isNaN(data126)) {
-                      const err236 = {
+                  if (typeof data128 == 'number') {
+                    if (data128 < 1 || isNaN(data128)) {
+                      const err238 = {
                         instancePath:
                           instancePath +
                           '/mcp/servers/' +
@@ -4715,16 +4753,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 1',
                       };
                       if (vErrors === null) {
-                        vErrors = [err236];
+                        vErrors = [err238];
                       } else {
-                        vErrors.push(err236);
+                        vErrors.push(err238);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err237 = {
+                const err239 = {
                   instancePath: instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/mcp/properties/servers/additionalProperties/type',
                   keyword: 'type',
@@ -4732,15 +4770,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err237];
+                  vErrors = [err239];
                 } else {
-                  vErrors.push(err237);
+                  vErrors.push(err239);
                 }
                 errors++;
               }
             }
           } else {
-            const err238 = {
+            const err240 = {
               instancePath: instancePath + '/mcp/servers',
               schemaPath: '#/properties/mcp/properties/servers/type',
               keyword: 'type',
@@ -4748,17 +4786,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err238];
+              vErrors = [err240];
             } else {
-              vErrors.push(err238);
+              vErrors.push(err240);
             }
             errors++;
           }
         }
-        if (data114.timeout_ms !== undefined) {
-          let data127 = data114.timeout_ms;
-          if (!(typeof data127 == 'number' && !(data127 % 1) && !isNaN(data127))) {
-            const err239 = {
+        if (data116.timeout_ms !== undefined) {
+          let data129 = data116.timeout_ms;
+          if (!(typeof data129 == 'number' && !(data129 % 1) && !isNaN(data129))) {
+            const err241 = {
               instancePath: instancePath + '/mcp/timeout_ms',
               schemaPath: '#/properties/mcp/properties/timeout_ms/type',
               keyword: 'type',
@@ -4766,59 +4804,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err239];
+              vErrors = [err241];
             } else {
-              vErrors.push(err239);
+              vErrors.push(err241);
             }
             errors++;
           }
-          if (typeof data127 == 'number') {
-            if (data127 < 1 || isNaN(data127)) {
-              const err240 = {
+          if (typeof data129 == 'number') {
+            if (data129 < 1 || isNaN(data129)) {
+              const err242 = {
                 instancePath: instancePath + '/mcp/timeout_ms',
                 schemaPath: '#/properties/mcp/properties/timeout_ms/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 1 },
                 message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err240];
-              } else {
-                vErrors.push(err240);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err241 = {
-          instancePath: instancePath + '/mcp',
-          schemaPath: '#/properties/mcp/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err241];
-        } else {
-          vErrors.push(err241);
-        }
-        errors++;
-      }
-    }
-    if (data.prices !== undefined) {
-      let data128 = data.prices;
-      if (data128 && typeof data128 == 'object' && !Array.isArray(data128)) {
-        for (const key32 in data128) {
-          let data129 = data128[key32];
-          if (data129 && typeof data129 == 'object' && !Array.isArray(data129)) {
-            if (data129.input === undefined) {
-              const err242 = {
-                instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/prices/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'input' },
-                message: "must have required property '" + 'input' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err242];
@@ -4827,8 +4826,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data129.output === undefined) {
-              const err243 = {
+          }
+        }
+      } else {
+        const err243 = {
+          instancePath: instancePath + '/mcp',
+          schemaPath: '#/properties/mcp/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err243];
+        } else {
+          vErrors.push(err243);
+        }
+        errors++;
+      }
+    }
+    if (data.prices !== undefined) {
+      let data130 = data.prices;
+      if (data130 && typeof data130 == 'object' && !Array.isArray(data130)) {
+        for (const key32 in data130) {
+          let data131 = data130[key32];
+          if (data131 && typeof data131 == 'object' && !Array.isArray(data131)) {
+            if (data131.input === undefined) {
+              const err244 = {
+                instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/prices/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'input' },
+                message: "must have required property '" + 'input' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err244];
+              } else {
+                vErrors.push(err244);
+              }
+              errors++;
+            }
+            if (data131.output === undefined) {
+              const err245 = {
                 instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/prices/additionalProperties/required',
                 keyword: 'required',
@@ -4836,54 +4874,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'output' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err243];
+                vErrors = [err245];
               } else {
-                vErrors.push(err243);
+                vErrors.push(err245);
               }
               errors++;
             }
-            for (const key33 in data129) {
+            for (const key33 in data131) {
               if (!(key33 === 'input' || key33 === 'output' || key33 === 'cached_input')) {
-                const err244 = {
+                const err246 = {
                   instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/prices/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key33 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err244];
-                } else {
-                  vErrors.push(err244);
-                }
-                errors++;
-              }
-            }
-            if (data129.input !== undefined) {
-              let data130 = data129.input;
-              if (typeof data130 == 'number') {
-                if (data130 < 0 || isNaN(data130)) {
-                  const err245 = {
-                    instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err245];
-                  } else {
-                    vErrors.push(err245);
-                  }
-                  errors++;
-                }
-              } else {
-                const err246 = {
-                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
                 };
                 if (vErrors === null) {
                   vErrors = [err246];
@@ -4893,14 +4897,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data129.output !== undefined) {
-              let data131 = data129.output;
-              if (typeof data131 == 'number') {
-                if (data131 < 0 || isNaN(data131)) {
+            if (data131.input !== undefined) {
+              let data132 = data131.input;
+              if (typeof data132 == 'number') {
+                if (data132 < 0 || isNaN(data132)) {
                   const err247 = {
-                    instancePath:
-                      instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
+                    instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -4914,8 +4917,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               } else {
                 const err248 = {
-                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
+                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
                   keyword: 'type',
                   params: { type: 'number' },
                   message: 'must be number',
@@ -4928,14 +4931,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data129.cached_input !== undefined) {
-              let data132 = data129.cached_input;
-              if (typeof data132 == 'number') {
-                if (data132 < 0 || isNaN(data132)) {
+            if (data131.output !== undefined) {
+              let data133 = data131.output;
+              if (typeof data133 == 'number') {
+                if (data133 < 0 || isNaN(data133)) {
                   const err249 = {
                     instancePath:
-                      instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
+                      instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -4949,9 +4952,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               } else {
                 const err250 = {
-                  instancePath:
-                    instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
+                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
                   keyword: 'type',
                   params: { type: 'number' },
                   message: 'must be number',
@@ -4964,8 +4966,44 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data131.cached_input !== undefined) {
+              let data134 = data131.cached_input;
+              if (typeof data134 == 'number') {
+                if (data134 < 0 || isNaN(data134)) {
+                  const err251 = {
+                    instancePath:
+                      instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err251];
+                  } else {
+                    vErrors.push(err251);
+                  }
+                  errors++;
+                }
+              } else {
+                const err252 = {
+                  instancePath:
+                    instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err252];
+                } else {
+                  vErrors.push(err252);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err251 = {
+            const err253 = {
               instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/prices/additionalProperties/type',
               keyword: 'type',
@@ -4973,15 +5011,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err251];
+              vErrors = [err253];
             } else {
-              vErrors.push(err251);
+              vErrors.push(err253);
             }
             errors++;
           }
         }
       } else {
-        const err252 = {
+        const err254 = {
           instancePath: instancePath + '/prices',
           schemaPath: '#/properties/prices/type',
           keyword: 'type',
@@ -4989,21 +5027,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err252];
+          vErrors = [err254];
         } else {
-          vErrors.push(err252);
+          vErrors.push(err254);
         }
         errors++;
       }
     }
     if (data.pricing !== undefined) {
-      let data133 = data.pricing;
-      if (data133 && typeof data133 == 'object' && !Array.isArray(data133)) {
-        for (const key34 in data133) {
-          let data134 = data133[key34];
-          if (data134 && typeof data134 == 'object' && !Array.isArray(data134)) {
-            if (data134.input_per_mtok === undefined) {
-              const err253 = {
+      let data135 = data.pricing;
+      if (data135 && typeof data135 == 'object' && !Array.isArray(data135)) {
+        for (const key34 in data135) {
+          let data136 = data135[key34];
+          if (data136 && typeof data136 == 'object' && !Array.isArray(data136)) {
+            if (data136.input_per_mtok === undefined) {
+              const err255 = {
                 instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/pricing/additionalProperties/required',
                 keyword: 'required',
@@ -5011,14 +5049,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'input_per_mtok' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err253];
+                vErrors = [err255];
               } else {
-                vErrors.push(err253);
+                vErrors.push(err255);
               }
               errors++;
             }
-            if (data134.output_per_mtok === undefined) {
-              const err254 = {
+            if (data136.output_per_mtok === undefined) {
+              const err256 = {
                 instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/pricing/additionalProperties/required',
                 keyword: 'required',
@@ -5026,56 +5064,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'output_per_mtok' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err254];
+                vErrors = [err256];
               } else {
-                vErrors.push(err254);
+                vErrors.push(err256);
               }
               errors++;
             }
-            for (const key35 in data134) {
+            for (const key35 in data136) {
               if (!(key35 === 'input_per_mtok' || key35 === 'output_per_mtok' || key35 === 'cached_input_per_mtok')) {
-                const err255 = {
+                const err257 = {
                   instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key35 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err255];
-                } else {
-                  vErrors.push(err255);
-                }
-                errors++;
-              }
-            }
-            if (data134.input_per_mtok !== undefined) {
-              let data135 = data134.input_per_mtok;
-              if (typeof data135 == 'number') {
-                if (data135 < 0 || isNaN(data135)) {
-                  const err256 = {
-                    instancePath:
-                      instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err256];
-                  } else {
-                    vErrors.push(err256);
-                  }
-                  errors++;
-                }
-              } else {
-                const err257 = {
-                  instancePath:
-                    instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
                 };
                 if (vErrors === null) {
                   vErrors = [err257];
@@ -5085,14 +5087,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data134.output_per_mtok !== undefined) {
-              let data136 = data134.output_per_mtok;
-              if (typeof data136 == 'number') {
-                if (data136 < 0 || isNaN(data136)) {
+            if (data136.input_per_mtok !== undefined) {
+              let data137 = data136.input_per_mtok;
+              if (typeof data137 == 'number') {
+                if (data137 < 0 || isNaN(data137)) {
                   const err258 = {
                     instancePath:
-                      instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
+                      instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -5107,8 +5109,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               } else {
                 const err259 = {
                   instancePath:
-                    instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
+                    instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
                   keyword: 'type',
                   params: { type: 'number' },
                   message: 'must be number',
@@ -5121,17 +5123,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data134.cached_input_per_mtok !== undefined) {
-              let data137 = data134.cached_input_per_mtok;
-              if (typeof data137 == 'number') {
-                if (data137 < 0 || isNaN(data137)) {
+            if (data136.output_per_mtok !== undefined) {
+              let data138 = data136.output_per_mtok;
+              if (typeof data138 == 'number') {
+                if (data138 < 0 || isNaN(data138)) {
                   const err260 = {
                     instancePath:
-                      instancePath +
-                      '/pricing/' +
-                      key34.replace(/~/g, '~0').replace(/\//g, '~1') +
-                      '/cached_input_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/minimum',
+                      instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -5146,11 +5145,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               } else {
                 const err261 = {
                   instancePath:
-                    instancePath +
-                    '/pricing/' +
-                    key34.replace(/~/g, '~0').replace(/\//g, '~1') +
-                    '/cached_input_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/type',
+                    instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
                   keyword: 'type',
                   params: { type: 'number' },
                   message: 'must be number',
@@ -5163,8 +5159,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data136.cached_input_per_mtok !== undefined) {
+              let data139 = data136.cached_input_per_mtok;
+              if (typeof data139 == 'number') {
+                if (data139 < 0 || isNaN(data139)) {
+                  const err262 = {
+                    instancePath:
+                      instancePath +
+                      '/pricing/' +
+                      key34.replace(/~/g, '~0').replace(/\//g, '~1') +
+                      '/cached_input_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err262];
+                  } else {
+                    vErrors.push(err262);
+                  }
+                  errors++;
+                }
+              } else {
+                const err263 = {
+                  instancePath:
+                    instancePath +
+                    '/pricing/' +
+                    key34.replace(/~/g, '~0').replace(/\//g, '~1') +
+                    '/cached_input_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err263];
+                } else {
+                  vErrors.push(err263);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err262 = {
+            const err264 = {
               instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/pricing/additionalProperties/type',
               keyword: 'type',
@@ -5172,15 +5210,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err262];
+              vErrors = [err264];
             } else {
-              vErrors.push(err262);
+              vErrors.push(err264);
             }
             errors++;
           }
         }
       } else {
-        const err263 = {
+        const err265 = {
           instancePath: instancePath + '/pricing',
           schemaPath: '#/properties/pricing/type',
           keyword: 'type',
@@ -5188,16 +5226,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err263];
+          vErrors = [err265];
         } else {
-          vErrors.push(err263);
+          vErrors.push(err265);
         }
         errors++;
       }
     }
     if (data.allow_outside_root !== undefined) {
       if (typeof data.allow_outside_root !== 'boolean') {
-        const err264 = {
+        const err266 = {
           instancePath: instancePath + '/allow_outside_root',
           schemaPath: '#/properties/allow_outside_root/type',
           keyword: 'type',
@@ -5205,19 +5243,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err264];
+          vErrors = [err266];
         } else {
-          vErrors.push(err264);
+          vErrors.push(err266);
         }
         errors++;
       }
     }
     if (data.pii !== undefined) {
-      let data139 = data.pii;
-      if (data139 && typeof data139 == 'object' && !Array.isArray(data139)) {
-        for (const key36 in data139) {
+      let data141 = data.pii;
+      if (data141 && typeof data141 == 'object' && !Array.isArray(data141)) {
+        for (const key36 in data141) {
           if (!(key36 === 'redact' || key36 === 'custom' || key36 === 'restore_in_result')) {
-            const err265 = {
+            const err267 = {
               instancePath: instancePath + '/pii',
               schemaPath: '#/properties/pii/additionalProperties',
               keyword: 'additionalProperties',
@@ -5225,29 +5263,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err265];
+              vErrors = [err267];
             } else {
-              vErrors.push(err265);
+              vErrors.push(err267);
             }
             errors++;
           }
         }
-        if (data139.redact !== undefined) {
-          let data140 = data139.redact;
-          if (Array.isArray(data140)) {
-            const len9 = data140.length;
+        if (data141.redact !== undefined) {
+          let data142 = data141.redact;
+          if (Array.isArray(data142)) {
+            const len9 = data142.length;
             for (let i12 = 0; i12 < len9; i12++) {
-              let data141 = data140[i12];
+              let data143 = data142[i12];
               if (!(
-                data141 === 'email' ||
-                data141 === 'phone' ||
-                data141 === 'credit_card' ||
-                data141 === 'iban' ||
-                data141 === 'national_id' ||
-                data141 === 'ip_address' ||
-                data141 === 'secret'
+                data143 === 'email' ||
+                data143 === 'phone' ||
+                data143 === 'credit_card' ||
+                data143 === 'iban' ||
+                data143 === 'national_id' ||
+                data143 === 'ip_address' ||
+                data143 === 'secret'
               )) {
-                const err266 = {
+                const err268 = {
                   instancePath: instancePath + '/pii/redact/' + i12,
                   schemaPath: '#/properties/pii/properties/redact/items/enum',
                   keyword: 'enum',
@@ -5255,20 +5293,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err266];
+                  vErrors = [err268];
                 } else {
-                  vErrors.push(err266);
+                  vErrors.push(err268);
                 }
                 errors++;
               }
             }
-            let i13 = data140.length;
+            let i13 = data142.length;
             let j3;
             if (i13 > 1) {
               outer1: for (; i13--;) {
                 for (j3 = i13; j3--;) {
-                  if (func0(data140[i13], data140[j3])) {
-                    const err267 = {
+                  if (func0(data142[i13], data142[j3])) {
+                    const err269 = {
                       instancePath: instancePath + '/pii/redact',
                       schemaPath: '#/properties/pii/properties/redact/uniqueItems',
                       keyword: 'uniqueItems',
@@ -5276,9 +5314,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err267];
+                      vErrors = [err269];
                     } else {
-                      vErrors.push(err267);
+                      vErrors.push(err269);
                     }
                     errors++;
                     break outer1;
@@ -5287,7 +5325,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
           } else {
-            const err268 = {
+            const err270 = {
               instancePath: instancePath + '/pii/redact',
               schemaPath: '#/properties/pii/properties/redact/type',
               keyword: 'type',
@@ -5295,22 +5333,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err268];
+              vErrors = [err270];
             } else {
-              vErrors.push(err268);
+              vErrors.push(err270);
             }
             errors++;
           }
         }
-        if (data139.custom !== undefined) {
-          let data142 = data139.custom;
-          if (Array.isArray(data142)) {
-            const len10 = data142.length;
+        if (data141.custom !== undefined) {
+          let data144 = data141.custom;
+          if (Array.isArray(data144)) {
+            const len10 = data144.length;
             for (let i14 = 0; i14 < len10; i14++) {
-              let data143 = data142[i14];
-              if (data143 && typeof data143 == 'object' && !Array.isArray(data143)) {
-                if (data143.name === undefined) {
-                  const err269 = {
+              let data145 = data144[i14];
+              if (data145 && typeof data145 == 'object' && !Array.isArray(data145)) {
+                if (data145.name === undefined) {
+                  const err271 = {
                     instancePath: instancePath + '/pii/custom/' + i14,
                     schemaPath: '#/properties/pii/properties/custom/items/required',
                     keyword: 'required',
@@ -5318,14 +5356,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'name' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err269];
+                    vErrors = [err271];
                   } else {
-                    vErrors.push(err269);
+                    vErrors.push(err271);
                   }
                   errors++;
                 }
-                if (data143.pattern === undefined) {
-                  const err270 = {
+                if (data145.pattern === undefined) {
+                  const err272 = {
                     instancePath: instancePath + '/pii/custom/' + i14,
                     schemaPath: '#/properties/pii/properties/custom/items/required',
                     keyword: 'required',
@@ -5333,54 +5371,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'pattern' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err270];
+                    vErrors = [err272];
                   } else {
-                    vErrors.push(err270);
+                    vErrors.push(err272);
                   }
                   errors++;
                 }
-                for (const key37 in data143) {
+                for (const key37 in data145) {
                   if (!(key37 === 'name' || key37 === 'pattern')) {
-                    const err271 = {
+                    const err273 = {
                       instancePath: instancePath + '/pii/custom/' + i14,
                       schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key37 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err271];
-                    } else {
-                      vErrors.push(err271);
-                    }
-                    errors++;
-                  }
-                }
-                if (data143.name !== undefined) {
-                  let data144 = data143.name;
-                  if (typeof data144 === 'string') {
-                    if (!pattern11.test(data144)) {
-                      const err272 = {
-                        instancePath: instancePath + '/pii/custom/' + i14 + '/name',
-                        schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^[a-z][a-z0-9_]*$' },
-                        message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err272];
-                      } else {
-                        vErrors.push(err272);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err273 = {
-                      instancePath: instancePath + '/pii/custom/' + i14 + '/name',
-                      schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err273];
@@ -5390,16 +5394,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data143.pattern !== undefined) {
-                  let data145 = data143.pattern;
-                  if (typeof data145 === 'string') {
-                    if (func3(data145) < 1) {
+                if (data145.name !== undefined) {
+                  let data146 = data145.name;
+                  if (typeof data146 === 'string') {
+                    if (!pattern11.test(data146)) {
                       const err274 = {
-                        instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
-                        schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
+                        instancePath: instancePath + '/pii/custom/' + i14 + '/name',
+                        schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^[a-z][a-z0-9_]*$' },
+                        message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
                         vErrors = [err274];
@@ -5410,8 +5414,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   } else {
                     const err275 = {
-                      instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
-                      schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
+                      instancePath: instancePath + '/pii/custom/' + i14 + '/name',
+                      schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -5424,8 +5428,42 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data145.pattern !== undefined) {
+                  let data147 = data145.pattern;
+                  if (typeof data147 === 'string') {
+                    if (func3(data147) < 1) {
+                      const err276 = {
+                        instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
+                        schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err276];
+                      } else {
+                        vErrors.push(err276);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err277 = {
+                      instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
+                      schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err277];
+                    } else {
+                      vErrors.push(err277);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err276 = {
+                const err278 = {
                   instancePath: instancePath + '/pii/custom/' + i14,
                   schemaPath: '#/properties/pii/properties/custom/items/type',
                   keyword: 'type',
@@ -5433,15 +5471,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err276];
+                  vErrors = [err278];
                 } else {
-                  vErrors.push(err276);
+                  vErrors.push(err278);
                 }
                 errors++;
               }
             }
           } else {
-            const err277 = {
+            const err279 = {
               instancePath: instancePath + '/pii/custom',
               schemaPath: '#/properties/pii/properties/custom/type',
               keyword: 'type',
@@ -5449,59 +5487,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err277];
+              vErrors = [err279];
             } else {
-              vErrors.push(err277);
+              vErrors.push(err279);
             }
             errors++;
           }
         }
-        if (data139.restore_in_result !== undefined) {
-          if (typeof data139.restore_in_result !== 'boolean') {
-            const err278 = {
+        if (data141.restore_in_result !== undefined) {
+          if (typeof data141.restore_in_result !== 'boolean') {
+            const err280 = {
               instancePath: instancePath + '/pii/restore_in_result',
               schemaPath: '#/properties/pii/properties/restore_in_result/type',
               keyword: 'type',
               params: { type: 'boolean' },
               message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err278];
-            } else {
-              vErrors.push(err278);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err279 = {
-          instancePath: instancePath + '/pii',
-          schemaPath: '#/properties/pii/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err279];
-        } else {
-          vErrors.push(err279);
-        }
-        errors++;
-      }
-    }
-    if (data.guardrails !== undefined) {
-      let data147 = data.guardrails;
-      if (Array.isArray(data147)) {
-        const len11 = data147.length;
-        for (let i15 = 0; i15 < len11; i15++) {
-          let data148 = data147[i15];
-          if (!(data148 && typeof data148 == 'object' && !Array.isArray(data148))) {
-            const err280 = {
-              instancePath: instancePath + '/guardrails/' + i15,
-              schemaPath: '#/properties/guardrails/items/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err280];
@@ -5513,11 +5513,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err281 = {
-          instancePath: instancePath + '/guardrails',
-          schemaPath: '#/properties/guardrails/type',
+          instancePath: instancePath + '/pii',
+          schemaPath: '#/properties/pii/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
+          params: { type: 'object' },
+          message: 'must be object',
         };
         if (vErrors === null) {
           vErrors = [err281];
@@ -5527,15 +5527,53 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.guardrails !== undefined) {
+      let data149 = data.guardrails;
+      if (Array.isArray(data149)) {
+        const len11 = data149.length;
+        for (let i15 = 0; i15 < len11; i15++) {
+          let data150 = data149[i15];
+          if (!(data150 && typeof data150 == 'object' && !Array.isArray(data150))) {
+            const err282 = {
+              instancePath: instancePath + '/guardrails/' + i15,
+              schemaPath: '#/properties/guardrails/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err282];
+            } else {
+              vErrors.push(err282);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err283 = {
+          instancePath: instancePath + '/guardrails',
+          schemaPath: '#/properties/guardrails/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err283];
+        } else {
+          vErrors.push(err283);
+        }
+        errors++;
+      }
+    }
     if (data.agents !== undefined) {
-      let data149 = data.agents;
-      if (data149 && typeof data149 == 'object' && !Array.isArray(data149)) {
-        for (const key38 in data149) {
+      let data151 = data.agents;
+      if (data151 && typeof data151 == 'object' && !Array.isArray(data151)) {
+        for (const key38 in data151) {
           if (!(key38 === 'claude_code_dir' || key38 === 'claude_code')) {
-            let data150 = data149[key38];
-            if (data150 && typeof data150 == 'object' && !Array.isArray(data150)) {
-              if (data150.type === undefined) {
-                const err282 = {
+            let data152 = data151[key38];
+            if (data152 && typeof data152 == 'object' && !Array.isArray(data152)) {
+              if (data152.type === undefined) {
+                const err284 = {
                   instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
@@ -5543,14 +5581,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: "must have required property '" + 'type' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err282];
+                  vErrors = [err284];
                 } else {
-                  vErrors.push(err282);
+                  vErrors.push(err284);
                 }
                 errors++;
               }
-              if (data150.description === undefined) {
-                const err283 = {
+              if (data152.description === undefined) {
+                const err285 = {
                   instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
@@ -5558,55 +5596,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: "must have required property '" + 'description' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err283];
+                  vErrors = [err285];
                 } else {
-                  vErrors.push(err283);
+                  vErrors.push(err285);
                 }
                 errors++;
               }
-              for (const key39 in data150) {
+              for (const key39 in data152) {
                 if (!func2.call(schema11.properties.agents.additionalProperties.properties, key39)) {
-                  const err284 = {
+                  const err286 = {
                     instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                     schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
                     keyword: 'additionalProperties',
                     params: { additionalProperty: key39 },
                     message: 'must NOT have additional properties',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err284];
-                  } else {
-                    vErrors.push(err284);
-                  }
-                  errors++;
-                }
-              }
-              if (data150.name !== undefined) {
-                let data151 = data150.name;
-                if (typeof data151 === 'string') {
-                  if (!pattern11.test(data151)) {
-                    const err285 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
-                      keyword: 'pattern',
-                      params: { pattern: '^[a-z][a-z0-9_]*$' },
-                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err285];
-                    } else {
-                      vErrors.push(err285);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err286 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err286];
@@ -5616,51 +5619,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data150.type !== undefined) {
-                let data152 = data150.type;
-                if (!(data152 === 'governance' || data152 === 'operational' || data152 === 'executional')) {
-                  const err287 = {
+              if (data152.name !== undefined) {
+                let data153 = data152.name;
+                if (typeof data153 === 'string') {
+                  if (!pattern11.test(data153)) {
+                    const err287 = {
+                      instancePath:
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
+                      keyword: 'pattern',
+                      params: { pattern: '^[a-z][a-z0-9_]*$' },
+                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err287];
+                    } else {
+                      vErrors.push(err287);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err288 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err288];
+                  } else {
+                    vErrors.push(err288);
+                  }
+                  errors++;
+                }
+              }
+              if (data152.type !== undefined) {
+                let data154 = data152.type;
+                if (!(data154 === 'governance' || data154 === 'operational' || data154 === 'executional')) {
+                  const err289 = {
                     instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
                     schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
                     keyword: 'enum',
                     params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
                     message: 'must be equal to one of the allowed values',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err287];
-                  } else {
-                    vErrors.push(err287);
-                  }
-                  errors++;
-                }
-              }
-              if (data150.description !== undefined) {
-                let data153 = data150.description;
-                if (typeof data153 === 'string') {
-                  if (func3(data153) < 1) {
-                    const err288 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err288];
-                    } else {
-                      vErrors.push(err288);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err289 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err289];
@@ -5670,32 +5672,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data150.entry !== undefined) {
-                if (typeof data150.entry !== 'boolean') {
-                  const err290 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err290];
-                  } else {
-                    vErrors.push(err290);
+              if (data152.description !== undefined) {
+                let data155 = data152.description;
+                if (typeof data155 === 'string') {
+                  if (func3(data155) < 1) {
+                    const err290 = {
+                      instancePath:
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err290];
+                    } else {
+                      vErrors.push(err290);
+                    }
+                    errors++;
                   }
-                  errors++;
-                }
-              }
-              if (data150.next !== undefined) {
-                let data155 = data150.next;
-                if (!Array.isArray(data155) && data155 !== null) {
+                } else {
                   const err291 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    instancePath:
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
                     keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
-                    message: 'must be array,null',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err291];
@@ -5704,11 +5707,46 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (Array.isArray(data155)) {
-                  const len12 = data155.length;
+              }
+              if (data152.entry !== undefined) {
+                if (typeof data152.entry !== 'boolean') {
+                  const err292 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err292];
+                  } else {
+                    vErrors.push(err292);
+                  }
+                  errors++;
+                }
+              }
+              if (data152.next !== undefined) {
+                let data157 = data152.next;
+                if (!Array.isArray(data157) && data157 !== null) {
+                  const err293 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    keyword: 'type',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
+                    message: 'must be array,null',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err293];
+                  } else {
+                    vErrors.push(err293);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data157)) {
+                  const len12 = data157.length;
                   for (let i16 = 0; i16 < len12; i16++) {
-                    if (typeof data155[i16] !== 'string') {
-                      const err292 = {
+                    if (typeof data157[i16] !== 'string') {
+                      const err294 = {
                         instancePath:
                           instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i16,
                         schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
@@ -5717,25 +5755,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err292];
+                        vErrors = [err294];
                       } else {
-                        vErrors.push(err292);
+                        vErrors.push(err294);
                       }
                       errors++;
                     }
                   }
-                  let i17 = data155.length;
+                  let i17 = data157.length;
                   let j4;
                   if (i17 > 1) {
                     const indices2 = {};
                     for (; i17--;) {
-                      let item2 = data155[i17];
+                      let item2 = data157[i17];
                       if (typeof item2 !== 'string') {
                         continue;
                       }
                       if (typeof indices2[item2] == 'number') {
                         j4 = indices2[item2];
-                        const err293 = {
+                        const err295 = {
                           instancePath:
                             instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
                           schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
@@ -5744,9 +5782,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i17 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err293];
+                          vErrors = [err295];
                         } else {
-                          vErrors.push(err293);
+                          vErrors.push(err295);
                         }
                         errors++;
                         break;
@@ -5756,11 +5794,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data150.content_type !== undefined) {
-                let data157 = data150.content_type;
-                if (typeof data157 === 'string') {
-                  if (func3(data157) < 1) {
-                    const err294 = {
+              if (data152.content_type !== undefined) {
+                let data159 = data152.content_type;
+                if (typeof data159 === 'string') {
+                  if (func3(data159) < 1) {
+                    const err296 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                       schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
@@ -5769,59 +5807,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err294];
+                      vErrors = [err296];
                     } else {
-                      vErrors.push(err294);
+                      vErrors.push(err296);
                     }
                     errors++;
                   }
                 } else {
-                  const err295 = {
+                  const err297 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                     schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err295];
-                  } else {
-                    vErrors.push(err295);
-                  }
-                  errors++;
-                }
-              }
-              if (data150.output_schema !== undefined) {
-                let data158 = data150.output_schema;
-                if (
-                  typeof data158 !== 'string' &&
-                  !(data158 && typeof data158 == 'object' && !Array.isArray(data158))
-                ) {
-                  const err296 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
-                    message: 'must be string,object',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err296];
-                  } else {
-                    vErrors.push(err296);
-                  }
-                  errors++;
-                }
-              }
-              if (data150.plan !== undefined) {
-                if (typeof data150.plan !== 'boolean') {
-                  const err297 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err297];
@@ -5831,15 +5830,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data150.on_failure !== undefined) {
-                if (typeof data150.on_failure !== 'string') {
+              if (data152.output_schema !== undefined) {
+                let data160 = data152.output_schema;
+                if (
+                  typeof data160 !== 'string' &&
+                  !(data160 && typeof data160 == 'object' && !Array.isArray(data160))
+                ) {
                   const err298 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
                     keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
+                    message: 'must be string,object',
                   };
                   if (vErrors === null) {
                     vErrors = [err298];
@@ -5849,29 +5852,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data150.model !== undefined) {
-                let data161 = data150.model;
-                if (typeof data161 === 'string') {
-                  if (func3(data161) < 1) {
-                    const err299 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err299];
-                    } else {
-                      vErrors.push(err299);
-                    }
-                    errors++;
+              if (data152.plan !== undefined) {
+                if (typeof data152.plan !== 'boolean') {
+                  const err299 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err299];
+                  } else {
+                    vErrors.push(err299);
                   }
-                } else {
+                  errors++;
+                }
+              }
+              if (data152.on_failure !== undefined) {
+                if (typeof data152.on_failure !== 'string') {
                   const err300 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
+                    instancePath:
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
@@ -5884,17 +5887,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data150.temperature !== undefined) {
-                let data162 = data150.temperature;
-                if (typeof data162 == 'number') {
-                  if (data162 > 2 || isNaN(data162)) {
+              if (data152.model !== undefined) {
+                let data163 = data152.model;
+                if (typeof data163 === 'string') {
+                  if (func3(data163) < 1) {
                     const err301 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
-                      keyword: 'maximum',
-                      params: { comparison: '<=', limit: 2 },
-                      message: 'must be <= 2',
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
                       vErrors = [err301];
@@ -5903,8 +5906,43 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (data162 < 0 || isNaN(data162)) {
-                    const err302 = {
+                } else {
+                  const err302 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err302];
+                  } else {
+                    vErrors.push(err302);
+                  }
+                  errors++;
+                }
+              }
+              if (data152.temperature !== undefined) {
+                let data164 = data152.temperature;
+                if (typeof data164 == 'number') {
+                  if (data164 > 2 || isNaN(data164)) {
+                    const err303 = {
+                      instancePath:
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
+                      keyword: 'maximum',
+                      params: { comparison: '<=', limit: 2 },
+                      message: 'must be <= 2',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err303];
+                    } else {
+                      vErrors.push(err303);
+                    }
+                    errors++;
+                  }
+                  if (data164 < 0 || isNaN(data164)) {
+                    const err304 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                       schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
@@ -5913,14 +5951,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 0',
                     };
                     if (vErrors === null) {
-                      vErrors = [err302];
+                      vErrors = [err304];
                     } else {
-                      vErrors.push(err302);
+                      vErrors.push(err304);
                     }
                     errors++;
                   }
                 } else {
-                  const err303 = {
+                  const err305 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                     schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
@@ -5929,57 +5967,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be number',
                   };
                   if (vErrors === null) {
-                    vErrors = [err303];
+                    vErrors = [err305];
                   } else {
-                    vErrors.push(err303);
+                    vErrors.push(err305);
                   }
                   errors++;
                 }
               }
-              if (data150.max_tokens !== undefined) {
-                let data163 = data150.max_tokens;
-                if (!(typeof data163 == 'number' && !(data163 % 1) && !isNaN(data163))) {
-                  const err304 = {
+              if (data152.max_tokens !== undefined) {
+                let data165 = data152.max_tokens;
+                if (!(typeof data165 == 'number' && !(data165 % 1) && !isNaN(data165))) {
+                  const err306 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err304];
-                  } else {
-                    vErrors.push(err304);
-                  }
-                  errors++;
-                }
-                if (typeof data163 == 'number') {
-                  if (data163 < 1 || isNaN(data163)) {
-                    const err305 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err305];
-                    } else {
-                      vErrors.push(err305);
-                    }
-                    errors++;
-                  }
-                }
-              }
-              if (data150.timeout_ms !== undefined) {
-                let data164 = data150.timeout_ms;
-                if (!(typeof data164 == 'number' && !(data164 % 1) && !isNaN(data164))) {
-                  const err306 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
                     keyword: 'type',
                     params: { type: 'integer' },
                     message: 'must be integer',
@@ -5991,12 +5992,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data164 == 'number') {
-                  if (data164 < 1 || isNaN(data164)) {
+                if (typeof data165 == 'number') {
+                  if (data165 < 1 || isNaN(data165)) {
                     const err307 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
                       keyword: 'minimum',
                       params: { comparison: '>=', limit: 1 },
                       message: 'must be >= 1',
@@ -6010,13 +6011,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data150.max_retries !== undefined) {
-                let data165 = data150.max_retries;
-                if (!(typeof data165 == 'number' && !(data165 % 1) && !isNaN(data165))) {
+              if (data152.timeout_ms !== undefined) {
+                let data166 = data152.timeout_ms;
+                if (!(typeof data166 == 'number' && !(data166 % 1) && !isNaN(data166))) {
                   const err308 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
                     keyword: 'type',
                     params: { type: 'integer' },
                     message: 'must be integer',
@@ -6028,15 +6029,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data165 == 'number') {
-                  if (data165 < 0 || isNaN(data165)) {
+                if (typeof data166 == 'number') {
+                  if (data166 < 1 || isNaN(data166)) {
                     const err309 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
                       keyword: 'minimum',
-                      params: { comparison: '>=', limit: 0 },
-                      message: 'must be >= 0',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
                     };
                     if (vErrors === null) {
                       vErrors = [err309];
@@ -6047,14 +6048,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data150.file !== undefined) {
-                if (typeof data150.file !== 'string') {
+              if (data152.max_retries !== undefined) {
+                let data167 = data152.max_retries;
+                if (!(typeof data167 == 'number' && !(data167 % 1) && !isNaN(data167))) {
                   const err310 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
+                    instancePath:
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
                     keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
                   };
                   if (vErrors === null) {
                     vErrors = [err310];
@@ -6063,16 +6066,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (typeof data167 == 'number') {
+                  if (data167 < 0 || isNaN(data167)) {
+                    const err311 = {
+                      instancePath:
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err311];
+                    } else {
+                      vErrors.push(err311);
+                    }
+                    errors++;
+                  }
+                }
               }
-              if (data150.tools !== undefined) {
-                let data167 = data150.tools;
-                if (Array.isArray(data167)) {
-                  const len13 = data167.length;
+              if (data152.file !== undefined) {
+                if (typeof data152.file !== 'string') {
+                  const err312 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err312];
+                  } else {
+                    vErrors.push(err312);
+                  }
+                  errors++;
+                }
+              }
+              if (data152.tools !== undefined) {
+                let data169 = data152.tools;
+                if (Array.isArray(data169)) {
+                  const len13 = data169.length;
                   for (let i18 = 0; i18 < len13; i18++) {
-                    let data168 = data167[i18];
-                    if (typeof data168 === 'string') {
-                      if (func3(data168) < 1) {
-                        const err311 = {
+                    let data170 = data169[i18];
+                    if (typeof data170 === 'string') {
+                      if (func3(data170) < 1) {
+                        const err313 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -6085,14 +6123,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err311];
+                          vErrors = [err313];
                         } else {
-                          vErrors.push(err311);
+                          vErrors.push(err313);
                         }
                         errors++;
                       }
                     } else {
-                      const err312 = {
+                      const err314 = {
                         instancePath:
                           instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i18,
                         schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
@@ -6101,25 +6139,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err312];
+                        vErrors = [err314];
                       } else {
-                        vErrors.push(err312);
+                        vErrors.push(err314);
                       }
                       errors++;
                     }
                   }
-                  let i19 = data167.length;
+                  let i19 = data169.length;
                   let j5;
                   if (i19 > 1) {
                     const indices3 = {};
                     for (; i19--;) {
-                      let item3 = data167[i19];
+                      let item3 = data169[i19];
                       if (typeof item3 !== 'string') {
                         continue;
                       }
                       if (typeof indices3[item3] == 'number') {
                         j5 = indices3[item3];
-                        const err313 = {
+                        const err315 = {
                           instancePath:
                             instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                           schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
@@ -6128,9 +6166,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i19 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err313];
+                          vErrors = [err315];
                         } else {
-                          vErrors.push(err313);
+                          vErrors.push(err315);
                         }
                         errors++;
                         break;
@@ -6139,7 +6177,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err314 = {
+                  const err316 = {
                     instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                     schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
                     keyword: 'type',
@@ -6147,17 +6185,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err314];
+                    vErrors = [err316];
                   } else {
-                    vErrors.push(err314);
+                    vErrors.push(err316);
                   }
                   errors++;
                 }
               }
-              if (data150.max_turns !== undefined) {
-                let data169 = data150.max_turns;
-                if (!(typeof data169 == 'number' && !(data169 % 1) && !isNaN(data169))) {
-                  const err315 = {
+              if (data152.max_turns !== undefined) {
+                let data171 = data152.max_turns;
+                if (!(typeof data171 == 'number' && !(data171 % 1) && !isNaN(data171))) {
+                  const err317 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
@@ -6166,15 +6204,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err315];
+                    vErrors = [err317];
                   } else {
-                    vErrors.push(err315);
+                    vErrors.push(err317);
                   }
                   errors++;
                 }
-                if (typeof data169 == 'number') {
-                  if (data169 < 1 || isNaN(data169)) {
-                    const err316 = {
+                if (typeof data171 == 'number') {
+                  if (data171 < 1 || isNaN(data171)) {
+                    const err318 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
@@ -6183,23 +6221,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err316];
+                      vErrors = [err318];
                     } else {
-                      vErrors.push(err316);
+                      vErrors.push(err318);
                     }
                     errors++;
                   }
                 }
               }
-              if (data150.approval !== undefined) {
-                let data170 = data150.approval;
-                if (Array.isArray(data170)) {
-                  const len14 = data170.length;
+              if (data152.approval !== undefined) {
+                let data172 = data152.approval;
+                if (Array.isArray(data172)) {
+                  const len14 = data172.length;
                   for (let i20 = 0; i20 < len14; i20++) {
-                    let data171 = data170[i20];
-                    if (typeof data171 === 'string') {
-                      if (func3(data171) < 1) {
-                        const err317 = {
+                    let data173 = data172[i20];
+                    if (typeof data173 === 'string') {
+                      if (func3(data173) < 1) {
+                        const err319 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -6212,14 +6250,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err317];
+                          vErrors = [err319];
                         } else {
-                          vErrors.push(err317);
+                          vErrors.push(err319);
                         }
                         errors++;
                       }
                     } else {
-                      const err318 = {
+                      const err320 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -6232,25 +6270,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err318];
+                        vErrors = [err320];
                       } else {
-                        vErrors.push(err318);
+                        vErrors.push(err320);
                       }
                       errors++;
                     }
                   }
-                  let i21 = data170.length;
+                  let i21 = data172.length;
                   let j6;
                   if (i21 > 1) {
                     const indices4 = {};
                     for (; i21--;) {
-                      let item4 = data170[i21];
+                      let item4 = data172[i21];
                       if (typeof item4 !== 'string') {
                         continue;
                       }
                       if (typeof indices4[item4] == 'number') {
                         j6 = indices4[item4];
-                        const err319 = {
+                        const err321 = {
                           instancePath:
                             instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                           schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
@@ -6259,9 +6297,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i21 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err319];
+                          vErrors = [err321];
                         } else {
-                          vErrors.push(err319);
+                          vErrors.push(err321);
                         }
                         errors++;
                         break;
@@ -6270,7 +6308,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err320 = {
+                  const err322 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                     schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
@@ -6279,22 +6317,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err320];
+                    vErrors = [err322];
                   } else {
-                    vErrors.push(err320);
+                    vErrors.push(err322);
                   }
                   errors++;
                 }
               }
-              if (data150.delegates !== undefined) {
-                let data172 = data150.delegates;
-                if (Array.isArray(data172)) {
-                  const len15 = data172.length;
+              if (data152.delegates !== undefined) {
+                let data174 = data152.delegates;
+                if (Array.isArray(data174)) {
+                  const len15 = data174.length;
                   for (let i22 = 0; i22 < len15; i22++) {
-                    let data173 = data172[i22];
-                    if (typeof data173 === 'string') {
-                      if (func3(data173) < 1) {
-                        const err321 = {
+                    let data175 = data174[i22];
+                    if (typeof data175 === 'string') {
+                      if (func3(data175) < 1) {
+                        const err323 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -6307,14 +6345,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err321];
+                          vErrors = [err323];
                         } else {
-                          vErrors.push(err321);
+                          vErrors.push(err323);
                         }
                         errors++;
                       }
                     } else {
-                      const err322 = {
+                      const err324 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -6327,25 +6365,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err322];
+                        vErrors = [err324];
                       } else {
-                        vErrors.push(err322);
+                        vErrors.push(err324);
                       }
                       errors++;
                     }
                   }
-                  let i23 = data172.length;
+                  let i23 = data174.length;
                   let j7;
                   if (i23 > 1) {
                     const indices5 = {};
                     for (; i23--;) {
-                      let item5 = data172[i23];
+                      let item5 = data174[i23];
                       if (typeof item5 !== 'string') {
                         continue;
                       }
                       if (typeof indices5[item5] == 'number') {
                         j7 = indices5[item5];
-                        const err323 = {
+                        const err325 = {
                           instancePath:
                             instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                           schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
@@ -6354,9 +6392,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i23 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err323];
+                          vErrors = [err325];
                         } else {
-                          vErrors.push(err323);
+                          vErrors.push(err325);
                         }
                         errors++;
                         break;
@@ -6365,7 +6403,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err324 = {
+                  const err326 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                     schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
@@ -6374,17 +6412,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err324];
+                    vErrors = [err326];
                   } else {
-                    vErrors.push(err324);
+                    vErrors.push(err326);
                   }
                   errors++;
                 }
               }
-              if (data150.attachments !== undefined) {
-                let data174 = data150.attachments;
-                if (!(data174 === 'inline' || data174 === 'list' || data174 === 'native')) {
-                  const err325 = {
+              if (data152.attachments !== undefined) {
+                let data176 = data152.attachments;
+                if (!(data176 === 'inline' || data176 === 'list' || data176 === 'native')) {
+                  const err327 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
                     schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
@@ -6395,15 +6433,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
-                    vErrors = [err325];
+                    vErrors = [err327];
                   } else {
-                    vErrors.push(err325);
+                    vErrors.push(err327);
                   }
                   errors++;
                 }
               }
             } else {
-              const err326 = {
+              const err328 = {
                 instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
@@ -6411,18 +6449,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err326];
+                vErrors = [err328];
               } else {
-                vErrors.push(err326);
+                vErrors.push(err328);
               }
               errors++;
             }
           }
         }
-        if (data149.claude_code_dir !== undefined) {
-          let data175 = data149.claude_code_dir;
-          if (typeof data175 !== 'string' && data175 !== null) {
-            const err327 = {
+        if (data151.claude_code_dir !== undefined) {
+          let data177 = data151.claude_code_dir;
+          if (typeof data177 !== 'string' && data177 !== null) {
+            const err329 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
@@ -6430,19 +6468,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,null',
             };
             if (vErrors === null) {
-              vErrors = [err327];
+              vErrors = [err329];
             } else {
-              vErrors.push(err327);
+              vErrors.push(err329);
             }
             errors++;
           }
         }
-        if (data149.claude_code !== undefined) {
-          let data176 = data149.claude_code;
-          if (data176 && typeof data176 == 'object' && !Array.isArray(data176)) {
-            for (const key40 in data176) {
+        if (data151.claude_code !== undefined) {
+          let data178 = data151.claude_code;
+          if (data178 && typeof data178 == 'object' && !Array.isArray(data178)) {
+            for (const key40 in data178) {
               if (!(key40 === 'unknown_tools')) {
-                const err328 = {
+                const err330 = {
                   instancePath: instancePath + '/agents/claude_code',
                   schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
                   keyword: 'additionalProperties',
@@ -6450,17 +6488,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err328];
+                  vErrors = [err330];
                 } else {
-                  vErrors.push(err328);
+                  vErrors.push(err330);
                 }
                 errors++;
               }
             }
-            if (data176.unknown_tools !== undefined) {
-              let data177 = data176.unknown_tools;
-              if (!(data177 === 'warn' || data177 === 'error')) {
-                const err329 = {
+            if (data178.unknown_tools !== undefined) {
+              let data179 = data178.unknown_tools;
+              if (!(data179 === 'warn' || data179 === 'error')) {
+                const err331 = {
                   instancePath: instancePath + '/agents/claude_code/unknown_tools',
                   schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
                   keyword: 'enum',
@@ -6470,15 +6508,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err329];
+                  vErrors = [err331];
                 } else {
-                  vErrors.push(err329);
+                  vErrors.push(err331);
                 }
                 errors++;
               }
             }
           } else {
-            const err330 = {
+            const err332 = {
               instancePath: instancePath + '/agents/claude_code',
               schemaPath: '#/properties/agents/properties/claude_code/type',
               keyword: 'type',
@@ -6486,15 +6524,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err330];
+              vErrors = [err332];
             } else {
-              vErrors.push(err330);
+              vErrors.push(err332);
             }
             errors++;
           }
         }
       } else {
-        const err331 = {
+        const err333 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -6502,15 +6540,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err331];
+          vErrors = [err333];
         } else {
-          vErrors.push(err331);
+          vErrors.push(err333);
         }
         errors++;
       }
     }
   } else {
-    const err332 = {
+    const err334 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6518,9 +6556,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err332];
+      vErrors = [err334];
     } else {
-      vErrors.push(err332);
+      vErrors.push(err334);
     }
     errors++;
   }

@@ -18,7 +18,7 @@ export interface SessionNotice {
   /** When it ended or paused (ISO). */
   at: string;
   /** Set for a pause: which one (the same pause reported again has the same key) and what it waits for. */
-  pause?: { key: string; awaiting: 'reply' | 'approval' | 'intervention' };
+  pause?: { key: string; awaiting: 'reply' | 'approval' | 'intervention' | 'halt' };
 }
 
 /** One event as it is delivered: its id, its type, and its body, fixed byte for byte for every retry. */
@@ -44,6 +44,7 @@ const pauseExtras: Record<NonNullable<SessionNotice['pause']>['awaiting'], Webho
   reply: [],
   approval: ['approval_requested'],
   intervention: ['intervention_required'],
+  halt: [],
 };
 
 /** The events a notice makes: an end sends session_finished (and session_cancelled for a cancel); a pause session_paused (and approval_requested). */

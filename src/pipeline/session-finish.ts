@@ -60,6 +60,7 @@ export class SessionFinisher {
         awaiting: paused.awaiting ?? 'reply',
         pause: pauseKeyOf(paused),
         ordinal: state.pausesSinceMessage,
+        status: result.status,
       });
     else
       this.deps.events?.emit('session_finished', {
@@ -69,7 +70,7 @@ export class SessionFinisher {
       });
     this.deps.log?.info(
       paused
-        ? paused.awaiting === 'intervention'
+        ? paused.awaiting === 'intervention' || paused.awaiting === 'halt'
           ? 'session waits for a steward'
           : 'session paused for a reply'
         : state.cancelled
@@ -147,6 +148,7 @@ export class SessionFinisher {
       model_time_ms: state.modelTimeMs,
       governance_hash: last?.governance_hash ?? null,
       question: state.paused?.question ?? null,
+      ...(state.paused?.awaiting === 'halt' && !state.cancelled ? { waiting: true } : {}),
     });
   }
 }
@@ -154,6 +156,7 @@ export class SessionFinisher {
 /** Seed 001's job state of a session, as its manifest names it. */
 export function stateName(state: SessionState): SessionStateName {
   if (state.cancelled) return 'CANCELLED';
+  if (state.paused?.awaiting === 'halt') return state.paused.halt === 'time' ? 'HALTED_TIME' : 'HALTED_COST';
   if (state.paused) return state.paused.awaiting === 'intervention' ? 'INTERVENTION_REQUIRED' : 'PAUSED';
   if (!state.final) return 'RUNNING';
   if (state.final.halt) return state.final.halt;

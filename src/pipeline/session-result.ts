@@ -12,7 +12,8 @@ import { interventionOf, type InterventionInfo } from './steward-summary.js';
 /** Version of the result document. */
 export const RESULT_FORMAT = 1 as const;
 
-export type ResultStatus = 'success' | 'partial' | 'failed' | 'pending' | 'cancelled' | 'intervention_required';
+export type ResultStatus =
+  'success' | 'partial' | 'failed' | 'pending' | 'cancelled' | 'intervention_required' | 'halted_cost' | 'halted_time';
 
 export interface ResultDocument {
   format: typeof RESULT_FORMAT;
@@ -52,10 +53,13 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
     ? 'cancelled'
     : intervention
       ? 'intervention_required'
-      : state.paused
-        ? 'pending'
-        : ((final?.status.code as ResultStatus | undefined) ?? 'failed');
-  const error = !cancel && decisive?.error?.has_error ? { ...decisive.error } : null;
+      : state.paused?.awaiting === 'halt'
+        ? (`halted_${state.paused.halt ?? 'cost'}` as ResultStatus)
+        : state.paused
+          ? 'pending'
+          : ((final?.status.code as ResultStatus | undefined) ?? 'failed');
+  const halted = state.paused?.awaiting === 'halt' && !cancel;
+  const error = !cancel && !halted && decisive?.error?.has_error ? { ...decisive.error } : null;
   const lineage = state.session.lineage;
   return {
     format: RESULT_FORMAT,

@@ -35,7 +35,8 @@ import { commitCancel, orderFor } from './session-cancel.js';
 import { forkOrderOf, forkUnfinished, SessionForks } from './session-fork.js';
 import { ensureAttachments } from './session-attachments.js';
 import { createSession, generateSessionId } from './session-creation.js';
-import { commitDecision, type StewardOrder } from './steward-decision.js';
+import { commitDecision, haltFailure, type StewardOrder } from './steward-decision.js';
+import { commitHalt, haltBefore } from './session-halts.js';
 
 export class SessionRunner {
   private readonly now: () => Date;
@@ -380,14 +381,20 @@ export class SessionRunner {
         halt: null,
       };
     } else {
+      const limits = effectiveLimits(this.config.limits, state.session.request.limits, state.raised);
+      const reached = limitReached(limits, state, step.agent, loopKey, this.now());
+      // A halt (docs/run-control.md) pauses before the call; max_steps and loops always fail.
+      const halt =
+        reached?.failure.code === 'LOOP_DETECTED' || state.messages.length >= limits.max_steps
+          ? null
+          : await haltBefore(active, step, agent, snapshot, limits, this.deps, this.now());
+      if (halt && !state.haltFailed) {
+        await commitHalt(active, halt, this.deps, this.now);
+        return;
+      }
       const attempted =
-        limitReached(
-          effectiveLimits(this.config.limits, state.session.request.limits),
-          state,
-          step.agent,
-          loopKey,
-          this.now(),
-        ) ?? (await this.attempts.run(active, step, snapshot, agent, signal));
+        (state.haltFailed ? haltFailure(state.haltFailed, step.agent) : reached) ??
+        (await this.attempts.run(active, step, snapshot, agent, signal));
       // A tool call waits for approval: nothing to commit, the session is paused (README "Give an agent tools").
       if (attempted.kind === 'paused') return;
       outcome = attempted;

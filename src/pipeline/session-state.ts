@@ -50,7 +50,9 @@ export interface SessionState {
      * Set when a tool call waits for a person's approval, or a failed message for a steward's
      * decision (`intervention`, docs/run-control.md), rather than the agent for a reply.
      */
-    awaiting?: 'approval' | 'intervention';
+    awaiting?: 'approval' | 'intervention' | 'halt';
+    /** A halt: what was about to be crossed. */
+    halt?: 'cost' | 'time';
     callId?: string;
     tool?: string;
     /** SHA-256 of the waiting call's arguments (canonical JSON). */
@@ -92,6 +94,10 @@ export interface SessionState {
   reusedSoFar: number;
   /** Steward decisions applied (docs/run-control.md), by their operator entry's id. */
   decisions: Map<string, ControlRecord>;
+  /** A steward's `continue`: the session's new totals, over its configured and request limits. */
+  raised: { cost_usd?: number; time_minutes?: number };
+  /** A steward's `fail` of a halted session: its next step commits the failure the halt held back. */
+  haltFailed: 'cost' | 'time' | null;
 }
 
 export function emptyUsage(): UsageFigures {
@@ -125,6 +131,8 @@ export function initialState(session: SessionRecord): SessionState {
     lineage: null,
     reusedSoFar: 0,
     decisions: new Map(),
+    raised: {},
+    haltFailed: null,
   };
 }
 
@@ -207,6 +215,20 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
 function applyControl(state: SessionState, record: ControlRecord): void {
   if (record.action === 'intervene') {
     applyStewardDecision(state, record);
+    return;
+  }
+  if (record.action === 'halt') {
+    state.decisions.set(record.control_id, record);
+    state.pausesSinceMessage += 1;
+    const step = state.cursor;
+    state.paused = {
+      agent: step?.agent ?? '',
+      messageId: record.control_id,
+      question: record.detail ?? '',
+      input: step?.input.content ?? null,
+      awaiting: 'halt',
+      halt: record.reason === 'time' ? 'time' : 'cost',
+    };
     return;
   }
   if (record.action !== 'cancel') {
@@ -316,6 +338,13 @@ function applyStewardDecision(state: SessionState, record: ControlRecord): void 
   state.decisions.set(record.control_id, record);
   if (record.claimed_path) state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
   const paused = state.paused;
+  if (paused?.awaiting === 'halt') {
+    // The held step stays next: continue runs it under the new totals, fail commits its failure.
+    state.paused = null;
+    if (record.decision === 'fail') state.haltFailed = paused.halt ?? 'cost';
+    else state.raised = { ...state.raised, ...(record.limits ?? {}) };
+    return;
+  }
   if (paused?.awaiting !== 'intervention') return;
   const failed = state.messages.find((candidate) => candidate.message.message_id === paused.messageId);
   if (!failed) return;
@@ -385,5 +414,6 @@ export function foldRecords(records: JournalRecord[]): SessionState {
 /** Names one pause: the tool call awaiting approval, or the message whose question is pending. */
 export function pauseKeyOf(paused: NonNullable<SessionState['paused']>): string {
   if (paused.awaiting === 'approval') return `approval:${paused.callId ?? ''}`;
+  if (paused.awaiting === 'halt') return `halt:${paused.messageId}`;
   return paused.awaiting === 'intervention' ? `intervention:${paused.messageId}` : `reply:${paused.messageId}`;
 }

@@ -13,16 +13,23 @@ import { operatorAuditInput } from './operator-entry.js';
 import type { ControlOrder } from './run-controls.js';
 import { ControlRejectedError, type RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type SessionState } from './session-state.js';
+import { limitHalt, type LimitReached } from './session-limits.js';
 
 /** A steward's decision as the runner applies it. */
 export interface StewardOrder extends ControlOrder {
   decision: StewardDecision;
   advice: string | null;
+  /** continue: the session's new totals. */
+  limits: { cost_usd?: number; time_minutes?: number } | null;
 }
 
 /** Why the session cannot take this decision now; null when it can. */
 export function decisionRefusal(state: SessionState, decision: StewardDecision): string | null {
   const sessionId = state.session.session_id;
+  if (state.paused?.awaiting === 'halt')
+    return decision === 'retry'
+      ? `session "${sessionId}" is halted (${state.paused.halt ?? 'cost'}), nothing failed: decide "continue" (with new limits) or "fail"`
+      : null;
   if (state.paused?.awaiting !== 'intervention') {
     const standing = state.cancelled
       ? `was cancelled by ${state.cancelled.by}`
@@ -67,6 +74,8 @@ export async function commitDecision(
       decision: order.decision,
       advice: order.advice,
       advice_sha256: order.advice === null ? null : sha256Hex(order.advice),
+      ...(order.limits ? { limits: order.limits } : {}),
+      ...(order.limits && beyondConfigured(order.limits, deps.config) ? { beyond_configured: true } : {}),
     };
     await active.stored.commitControl(record, operatorAuditInput(record, state.session, deps.config.timezone));
     applyRecord(state, record);
@@ -78,4 +87,35 @@ export async function commitDecision(
   });
   active.commitQueue = work.catch(() => undefined);
   await work;
+}
+
+/** True when one of a continue's new totals is above its configured value (only an admin may set it so). */
+export function beyondConfigured(
+  limits: { cost_usd?: unknown; time_minutes?: unknown },
+  config: { limits: RunnerDependencies['config']['limits'] },
+): boolean {
+  const cost = config.limits.max_cost_usd_per_session;
+  return (
+    (typeof limits.cost_usd === 'number' && cost !== null && limits.cost_usd > cost) ||
+    (typeof limits.time_minutes === 'number' && limits.time_minutes * 60_000 > config.limits.session_timeout_ms)
+  );
+}
+
+/** The failure a halted session ends with when its steward decides `fail` (as it would have without the halt). */
+export function haltFailure(reason: 'cost' | 'time', agent: string): LimitReached {
+  return reason === 'time'
+    ? limitHalt(
+        'HALTED_TIME',
+        'TIMEOUT',
+        `session stopped: halted at its deadline before ${agent} could run, and its steward ended it`,
+        true,
+        'session deadline',
+      )
+    : limitHalt(
+        'HALTED_COST',
+        'BUDGET_EXCEEDED',
+        `session stopped: halted at its budget before ${agent}'s model call, and its steward ended it`,
+        false,
+        'cost budget',
+      );
 }

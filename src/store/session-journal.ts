@@ -166,7 +166,7 @@ export interface ControlFields {
 export interface ControlRecord extends ControlFields {
   v: typeof JOURNAL_FORMAT;
   type: 'control';
-  action: 'cancel' | 'fork' | 'retry' | 'rerun' | 'intervene';
+  action: 'cancel' | 'fork' | 'retry' | 'rerun' | 'intervene' | 'halt';
   at: string;
   /** The claimed control file, archived when the session ends; null when it was archived already. */
   claimed_path: string | null;
@@ -184,6 +184,11 @@ export interface ControlRecord extends ControlFields {
   decision?: StewardDecision;
   advice?: string | null;
   advice_sha256?: string | null;
+  /** continue: the session's new totals (`limits` of the decision), and whether one is above its configured value (admins only). */
+  limits?: { cost_usd?: number; time_minutes?: number } | null;
+  beyond_configured?: boolean;
+  /** A halt (`reason`: cost or time): what would have been crossed, before which call. */
+  detail?: string;
 }
 
 /** What a steward decides for a session waiting in `intervention_required` (docs/run-control.md). */
@@ -272,6 +277,8 @@ export interface SessionManifest {
   model_time_ms: number;
   governance_hash: string | null;
   question: string | null;
+  /** True while the session waits for a steward at a halt (SPEC §25): `state` HALTED_* is then a pause, not an end. */
+  waiting?: boolean;
 }
 
 /** Reading journals and manifests back (the files store writes them: files-session-store.ts). */

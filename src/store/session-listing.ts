@@ -15,6 +15,8 @@ export const LISTING_STATUSES = [
   'running',
   'paused',
   'intervention_required',
+  'halted_cost',
+  'halted_time',
   'success',
   'partial',
   'failed',
@@ -127,6 +129,13 @@ export function listingStatusOf(state: string, resultStatus: string | null = nul
       // failed, halted_cost, halted_time: a session that ended without its result.
       return 'failed';
   }
+}
+
+/** The listing status of a manifest: a session halted for a steward (SPEC §25) waits; one a limit ended failed. */
+export function manifestListingStatus(manifest: { state: string; waiting?: boolean }): ListingStatus {
+  const state = manifest.state.toLowerCase();
+  if (manifest.waiting && (state === 'halted_cost' || state === 'halted_time')) return state;
+  return listingStatusOf(state);
 }
 
 /** Sessions per listing status, every status present (0 when none). */

@@ -71,7 +71,7 @@ export interface AuditEntryInput {
 
 /** The `[CONTROL]` line of an operator's entry, keys in this order. */
 export interface ControlAuditLine {
-  action: 'cancel' | 'fork' | 'retry' | 'rerun' | 'intervene';
+  action: 'cancel' | 'fork' | 'retry' | 'rerun' | 'intervene' | 'halt';
   /** A steward's decision (`intervene`): retry, fail or continue. */
   decision?: string;
   /** Who acted: the HTTP token's user, or the control file's owner. */
@@ -85,6 +85,9 @@ export interface ControlAuditLine {
   from?: number;
   /** A steward's retry with advice: the advice's SHA-256 (the advice itself is in the journal). */
   advice_sha256?: string;
+  /** A steward's continue: the session's new totals, and whether an admin raised one beyond its configured value. */
+  limits?: { cost_usd?: number; time_minutes?: number };
+  beyond_configured?: boolean;
 }
 
 /**
