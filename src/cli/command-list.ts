@@ -78,8 +78,8 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     name: 'sessions',
     usage: 'govflow sessions [--status S] [--user U] [--since ISO] [--limit N] [--json] [--root DIR]',
     summary:
-      'list sessions newest first (session, request, status, user, started, finished, lineage); status: queued, running, paused, success, ' +
-      'partial, failed, cancelled',
+      'list sessions newest first (session, request, status, user, started, finished, lineage); status: queued, running, paused, ' +
+      'intervention_required, halted_cost, halted_time, success, partial, failed, cancelled',
     load: async () => (await import('./sessions-command.js')).sessionsCommand,
   },
   {

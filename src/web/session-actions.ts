@@ -77,6 +77,22 @@ ${reasonField('steward-reason', 'Reason for the decision (kept in the audit log)
 </form>`;
 }
 
+/** A steward's decision on a halted session (docs/run-control.md): continue under new totals, or fail. */
+export function haltForm(sessionId: string): string {
+  return `<form class="control" method="post" action="${escapeHtml(actionUrl(sessionId, 'intervene'))}" aria-label="decide as steward">
+<fieldset><legend>Steward's decision</legend>
+<label><input type="radio" name="decision" value="continue" checked> Continue where it stopped, under the new totals below</label>
+<label><input type="radio" name="decision" value="fail"> Fail: the session ends failed</label>
+</fieldset>
+<label for="steward-cost">New cost budget for the session, USD (optional)
+<input id="steward-cost" name="cost_usd" type="number" min="0" step="any"></label>
+<label for="steward-minutes">New time limit for the session, minutes (optional)
+<input id="steward-minutes" name="time_minutes" type="number" min="0" step="any"></label>
+${reasonField('steward-reason', 'Reason for the decision (kept in the audit log)')}
+<p><button type="submit">Decide</button></p>
+</form>`;
+}
+
 /** “Fork from here” on message `sequence`: a new session reusing messages 1 … sequence−1. */
 export function forkForm(sessionId: string, sequence: number): string {
   return `<details class="fork"><summary>Fork from here (message ${sequence})</summary>
@@ -143,6 +159,10 @@ export function controlBody(action: UiAction, form: Record<string, unknown>): Re
   if (action === 'intervene') {
     body.decision = text('decision') || 'retry';
     if (body.decision === 'retry' && text('advice') !== '') body.advice = text('advice');
+    const limits: Record<string, number> = {};
+    for (const key of ['cost_usd', 'time_minutes'])
+      if (body.decision === 'continue' && text(key) !== '') limits[key] = Number(text(key));
+    if (Object.keys(limits).length > 0) body.limits = limits;
   }
   if ((action === 'rerun' || action === 'fork') && text('request') !== '') body.request = text('request');
   if (action === 'fork') {

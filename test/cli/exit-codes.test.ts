@@ -63,6 +63,8 @@ describe('GovflowError and the exit-code table', () => {
       failed: 1,
       pending: 3,
       intervention_required: 3,
+      halted_cost: 3,
+      halted_time: 3,
     });
   });
 

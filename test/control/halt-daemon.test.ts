@@ -139,4 +139,27 @@ describe('halts instead of failures (§25)', () => {
       error: { error_code: 'BUDGET_EXCEEDED' },
     });
   }, 90_000);
+
+  it('the web view shows a halt and a form to continue under new totals', async () => {
+    dropJson(root, 'h-4.json', { request: REQUEST_TEXT, request_id: 'h-4', limits: { cost_usd: 0.001 } });
+    const sessionId = (await resultWith('h-4', 'halted_cost')).session_id as string;
+    const headers = { authorization: `Bearer ${TOKENS.root}` };
+    const html = await (await fetch(`${api}/ui/sessions/${sessionId}`, { headers })).text();
+    expect(html).toContain('status-halted_cost');
+    expect(html).toContain('Waiting for a steward');
+    expect(html).toContain('name="cost_usd"');
+    const decided = await fetch(`${api}/ui/sessions/${sessionId}/intervene`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'decision=continue&cost_usd=0.5&time_minutes=',
+      redirect: 'manual',
+    });
+    expect(decided.status).toBe(303);
+    expect((await resultWith('h-4', 'success')).messages).toBe(6);
+    expect(controlRecords(root, sessionId)[1]).toMatchObject({
+      decision: 'continue',
+      by: 'root',
+      limits: { cost_usd: 0.5 },
+    });
+  }, 90_000);
 });
