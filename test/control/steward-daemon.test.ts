@@ -42,6 +42,8 @@ import {
 const FAIL_GOAL = '(goal fails)';
 /** objective_agent answers text that is no message at all (VALIDATION_ERROR once its repairs ran out). */
 const GARBAGE = '(objective garbage)';
+/** goal_agent's provider answers 503 (a DEPENDENCY_ERROR once its one attempt is spent). */
+const DOWN = '(goal provider down)';
 const ADVICE = 'Name an owner for every action item, UNASSIGNED when none is given.';
 const TOKENS = { alice: 'alice-token', bob: 'bob-token' };
 
@@ -59,6 +61,7 @@ beforeAll(async () => {
     const text = JSON.stringify(request.body);
     if (agent === 'goal_agent' && text.includes(FAIL_GOAL) && !text.includes('Steward advice'))
       return answerWithStatus('goal_agent', 'failed', 'the objectives name no meeting date');
+    if (agent === 'goal_agent' && text.includes(DOWN)) return { kind: 'status', status: 503 };
     if (agent === 'objective_agent' && text.includes(GARBAGE))
       return { kind: 'text', text: 'I cannot answer in JSON today.' };
     return undefined;
@@ -253,6 +256,13 @@ describe('a steward instead of a dead end (§25)', () => {
     expect(controlRecords(root, garbled)).toEqual([
       expect.objectContaining({ action: 'intervene', decision: 'fail', reason: 'the request is not for this desk' }),
     ]);
+
+    dropJson(root, 'st-down.json', { request: `${REQUEST_TEXT} ${DOWN}`, request_id: 'st-down' });
+    expect((await resultWith('st-down', 'intervention_required')).intervention).toMatchObject({
+      agent: 'goal_agent',
+      sequence: 2,
+      error_code: 'DEPENDENCY_ERROR',
+    });
 
     dropJson(root, 'st-4.json', { request: `${REQUEST_TEXT} ${FAIL_GOAL}`, request_id: 'st-4' });
     const stuck = await sessionOf('st-4');
