@@ -125,6 +125,14 @@ describe('halts instead of failures (§25)', () => {
     const late = await resultWith('h-2', 'halted_time');
     const lateId = late.session_id as string;
     expect(late.message).toMatch(/the session deadline/);
+    // A kill -9 while it waits: the restart keeps it waiting, with no model call and no second halt.
+    const calls = server.requests.length;
+    await daemon.kill9();
+    daemon = await startModelDaemon(root);
+    api = httpUrlOf(daemon.readyLine);
+    expect((await resultWith('h-2', 'halted_time')).messages).toBe(0);
+    expect(server.requests.length).toBe(calls);
+    expect(controlRecords(root, lateId).map((record) => record.action)).toEqual(['halt']);
     const resumed = await cli('intervene', lateId, '--continue', '--minutes', '30');
     expect(resumed.code, resumed.stderr).toBe(0);
     expect((await resultWith('h-2', 'success')).messages).toBe(6);
