@@ -18,6 +18,7 @@ import type {
 } from '../store/tool-journal-records.js';
 import { GovflowError } from '../errors.js';
 import { chainStep, skippedTasks, type PendingStep, type PlanState } from './session-steps.js';
+import { applyHalt, applyStewardDecision } from './steward-state.js';
 import { INTERVENE } from '../governance/agent-definition.js';
 
 export { INTERVENE };
@@ -218,17 +219,7 @@ function applyControl(state: SessionState, record: ControlRecord): void {
     return;
   }
   if (record.action === 'halt') {
-    state.decisions.set(record.control_id, record);
-    state.pausesSinceMessage += 1;
-    const step = state.cursor;
-    state.paused = {
-      agent: step?.agent ?? '',
-      messageId: record.control_id,
-      question: record.detail ?? '',
-      input: step?.input.content ?? null,
-      awaiting: 'halt',
-      halt: record.reason === 'time' ? 'time' : 'cost',
-    };
+    applyHalt(state, record);
     return;
   }
   if (record.action !== 'cancel') {
@@ -331,36 +322,6 @@ function routeFailure(state: SessionState, record: MessageRecord): void {
   } else {
     state.final = record;
   }
-}
-
-/** A steward's decision on the failed message the session waits with: run its agent again, or end as it would have. */
-function applyStewardDecision(state: SessionState, record: ControlRecord): void {
-  state.decisions.set(record.control_id, record);
-  if (record.claimed_path) state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
-  const paused = state.paused;
-  if (paused?.awaiting === 'halt') {
-    // The held step stays next: continue runs it under the new totals, fail commits its failure.
-    state.paused = null;
-    if (record.decision === 'fail') state.haltFailed = paused.halt ?? 'cost';
-    else state.raised = { ...state.raised, ...(record.limits ?? {}) };
-    return;
-  }
-  if (paused?.awaiting !== 'intervention') return;
-  const failed = state.messages.find((candidate) => candidate.message.message_id === paused.messageId);
-  if (!failed) return;
-  state.paused = null;
-  if (record.decision === 'fail') {
-    state.final = failed;
-    return;
-  }
-  // The same input again, as the next message: its earlier try no longer counts as a loop.
-  state.loopKeys.delete(failed.loop_key);
-  state.runStartedAt = record.at;
-  state.cursor = {
-    ...chainStep(failed.message.agent.name, failed.message.input.source, failed.message.input.content, null),
-    parentMessageId: failed.message.metadata.parent_message_id,
-    ...(record.advice ? { advice: { text: record.advice, sha256: record.advice_sha256 ?? '' } } : {}),
-  };
 }
 
 function settlePlanIfDone(state: SessionState): void {
