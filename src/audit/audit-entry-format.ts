@@ -91,6 +91,8 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
   lines.push(...formatToolAuditLines(input.tools));
   if (input.control) lines.push(`[CONTROL]: ${encodeJson(input.control)}`);
   if (input.forkedFrom) lines.push(`[FORKED_FROM: ${escapeText(input.forkedFrom)}]`);
+  if (input.stewardAdvice) lines.push(`[STEWARD_ADVICE: ${escapeText(input.stewardAdvice)}]`);
+  if (input.limits) lines.push(`[LIMITS]: ${encodeJson(input.limits)}`);
   if (input.notRepeated && input.notRepeated.length > 0) lines.push(`[NOT_REPEATED]: ${encodeJson(input.notRepeated)}`);
   if (input.reasoning)
     lines.push(`[REASONING]: ${encodeJson({ chars: input.reasoning.chars, sha256: input.reasoning.sha256 })}`);

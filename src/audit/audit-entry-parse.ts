@@ -61,6 +61,10 @@ export interface ParsedAuditEntry {
   control: Record<string, unknown> | null;
   /** A message a fork reused: the original entry's hash. */
   forkedFrom: string | null;
+  /** A step a steward retried with advice: the advice's SHA-256 (`[STEWARD_ADVICE]`). */
+  stewardAdvice?: string;
+  /** `[LIMITS]`: on a session's first entry when its request set its own limits (SPEC §25). */
+  limits?: Record<string, unknown>;
   /** Calls a fork did not repeat (`[NOT_REPEATED]`). */
   notRepeated: Array<Record<string, unknown>> | null;
   /** `[ATTACHMENTS]`: on a session's first entry when its request came with files (docs/attachments.md). */
@@ -142,6 +146,7 @@ const VALUE_TAGS = [
   'PARENT_SESSION_ID',
   'DEPTH',
   'FORKED_FROM',
+  'STEWARD_ADVICE',
 ];
 const SECTION_TAGS = [
   'CORRECTIONS',
@@ -161,6 +166,7 @@ const SECTION_TAGS = [
   'NOT_REPEATED',
   'ROUTE',
   'REASONING',
+  'LIMITS',
 ];
 const EXTENSION_LINE = new RegExp(`^\\[(${VALUE_TAGS.join('|')}): (.*)\\]$|^\\[(${SECTION_TAGS.join('|')})\\]: (.*)$`);
 
@@ -320,6 +326,21 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     if (value !== undefined) tools = { ...tools, [name]: value };
   }
 
+  const stewardAdvice = field(
+    'STEWARD_ADVICE',
+    (written) => (/^[0-9a-f]{64}$/.test(written) ? written : invalid('STEWARD_ADVICE is not 64 lowercase hex digits')),
+    () => null,
+  );
+  const limits = field(
+    'LIMITS',
+    (written) => {
+      const value = decodeJson(written);
+      return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : invalid('LIMITS is not a JSON object');
+    },
+    () => null,
+  );
   const attachments = field(
     'ATTACHMENTS',
     (written) => {
@@ -405,6 +426,8 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
       () => null,
     ),
     notRepeated,
+    ...(stewardAdvice ? { stewardAdvice } : {}),
+    ...(limits ? { limits } : {}),
     ...(tools ? { tools } : {}),
     ...(attachments ? { attachments } : {}),
     ...(handoff ? { handoff } : {}),

@@ -78,8 +78,8 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     name: 'sessions',
     usage: 'govflow sessions [--status S] [--user U] [--since ISO] [--limit N] [--json] [--root DIR]',
     summary:
-      'list sessions newest first (session, request, status, user, started, finished, lineage); status: queued, running, paused, success, ' +
-      'partial, failed, cancelled',
+      'list sessions newest first (session, request, status, user, started, finished, lineage); status: queued, running, paused, ' +
+      'intervention_required, halted_cost, halted_time, success, partial, failed, cancelled',
     load: async () => (await import('./sessions-command.js')).sessionsCommand,
   },
   {
@@ -113,6 +113,15 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     summary:
       'a new session that reuses messages 1…K-1 of an ended one (no model call) and runs from K on; --request-file replaces the request text',
     load: async () => (await import('./control-commands.js')).forkSessionCommand,
+  },
+  {
+    name: 'intervene',
+    usage:
+      'govflow intervene SESSION_ID --retry [--advice TEXT] | --fail [--reason TEXT] | --continue [--cost-usd N] [--minutes N] [--root DIR]',
+    summary:
+      "a steward's decision for a session waiting in intervention_required: run the failed agent again with advice, or end it failed " +
+      '(exit 0 applied, 1 not waiting for a steward, 2 unknown session, 3 no daemon runs)',
+    load: async () => (await import('./control-commands.js')).interveneCommand,
   },
   {
     name: 'test',

@@ -3,7 +3,8 @@
  * root's inbox, as the user who runs it, and waits for the daemon. cancel: 0 cancelled, 1 already
  * ended (printing how), 2 unknown session, 3 no daemon runs (the file waits in the inbox). retry,
  * rerun, fork: 0 once accepted (printing the new session_id and request_id the daemon assigned),
- * 1 refused, 2 unknown session, 3 no daemon runs.
+ * 1 refused, 2 unknown session, 3 no daemon runs. intervene: 0 applied, 1 not waiting for a
+ * steward, 2 unknown session, 3 no daemon runs.
  */
 import { readFileSync } from 'node:fs';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
@@ -15,9 +16,12 @@ import type { CommandContext, CommandDefinition } from './command-context.js';
 import { daemonRuns, dropControl, openStandings, waitForControl, type Standings } from './control-handover.js';
 
 const POLL_MS = 100;
+/** The standings of a session waiting for a steward (docs/run-control.md). */
+const STEWARD_WAITS = ['intervention_required', 'halted_cost', 'halted_time'];
 
 function isCancellable(status: string): boolean {
-  return (CANCELLABLE_STATUSES as readonly string[]).includes(status);
+  // A session waiting for a steward can be cancelled like a paused one (docs/run-control.md).
+  return (CANCELLABLE_STATUSES as readonly string[]).includes(status) || STEWARD_WAITS.includes(status);
 }
 
 /** Resolves once the session ended; its final status. */
@@ -211,3 +215,67 @@ function forkCommand(action: 'retry' | 'rerun' | 'fork'): CommandDefinition {
 export const retryCommand = forkCommand('retry');
 export const rerunCommand = forkCommand('rerun');
 export const forkSessionCommand = forkCommand('fork');
+
+/** `govflow intervene SESSION_ID --retry [--advice TEXT] | --fail [--reason TEXT] | --continue [--cost-usd N] [--minutes N]`. */
+export const interveneCommand: CommandDefinition = {
+  options: {
+    retry: { type: 'boolean' },
+    fail: { type: 'boolean' },
+    continue: { type: 'boolean' },
+    advice: { type: 'string' },
+    reason: { type: 'string' },
+    'cost-usd': { type: 'string' },
+    minutes: { type: 'string' },
+  },
+  allowPositionals: true,
+  async run({ root, values, positionals, io, usage }) {
+    if (positionals.length !== 1) throw new UsageError(`name one SESSION_ID\nusage: ${usage}`);
+    const [sessionId] = positionals as [string];
+    const decisions = (['retry', 'fail', 'continue'] as const).filter((decision) => values[decision] === true);
+    if (decisions.length !== 1)
+      throw new UsageError(`decide exactly one of --retry, --fail or --continue\nusage: ${usage}`);
+    const [decision] = decisions as [string];
+    if (values.advice !== undefined && decision !== 'retry')
+      throw new UsageError("--advice goes with --retry: it is put into the retried agent's prompt");
+    const limits: Record<string, number> = {};
+    for (const [option, key] of [
+      ['cost-usd', 'cost_usd'],
+      ['minutes', 'time_minutes'],
+    ] as const) {
+      const written = values[option] as string | undefined;
+      if (written === undefined) continue;
+      if (decision !== 'continue')
+        throw new UsageError(`--${option} goes with --continue (a new total for a halted session)`);
+      const value = Number(written);
+      if (!Number.isFinite(value) || value <= 0)
+        throw new UsageError(`--${option} must be a number above 0, got "${written}"`);
+      limits[key] = value;
+    }
+    const config = loadConfig(root, io.env);
+    return withStandings(config, async (standings) => {
+      if (!(await standings.standing(sessionId))) {
+        io.stderr(`govflow intervene: no session "${sessionId}" exists on this root: check the session_id\n`);
+        return 2;
+      }
+      const name = dropControl(config, {
+        control: 'intervene',
+        session_id: sessionId,
+        decision,
+        ...(values.advice !== undefined ? { advice: values.advice } : {}),
+        ...(values.reason !== undefined ? { reason: values.reason } : {}),
+        ...(Object.keys(limits).length > 0 ? { limits } : {}),
+      });
+      const settled = await waitForControl(config, name);
+      if (settled.kind === 'no-daemon') {
+        io.stderr(NO_DAEMON(name));
+        return 3;
+      }
+      if (settled.kind === 'refused') {
+        io.stderr(`govflow intervene: ${settled.reason}\n`);
+        return 1;
+      }
+      io.stdout(`session ${sessionId}: ${decision} applied\n`);
+      return 0;
+    });
+  },
+};

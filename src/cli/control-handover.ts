@@ -82,7 +82,8 @@ export async function openStandings(config: GovflowConfig): Promise<Standings> {
 /** A folded session's standing: running, paused, or how it ended. */
 function statusOf(state: SessionState): string {
   if (state.cancelled) return 'cancelled';
-  if (state.paused) return 'paused';
+  if (state.paused?.awaiting === 'halt') return `halted_${state.paused.halt ?? 'cost'}`;
+  if (state.paused) return state.paused.awaiting === 'intervention' ? 'intervention_required' : 'paused';
   if (!state.final && state.finishedAt === null) return 'running';
   const code = state.final?.message.status.code;
   return code === 'success' || code === 'partial' ? code : 'failed';

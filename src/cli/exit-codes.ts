@@ -23,6 +23,9 @@ export const EXIT_CODE_BY_STATUS: Readonly<Record<ResultStatus, ExitCode>> = Obj
   failed: 1,
   pending: 3,
   cancelled: 1,
+  intervention_required: 3,
+  halted_cost: 3,
+  halted_time: 3,
 });
 
 /** The exit code for an error a command threw; errors that are not ours are defects (1). */

@@ -6,7 +6,7 @@ import { webhookLag, webhookLines } from '../notify/webhook-notifier.js';
 import { readRecoveryStatus } from '../daemon/recovery-progress.js';
 import { RootLock } from '../daemon/root-lock.js';
 import { systemPaths, type SystemPaths } from '../config/system-paths.js';
-import { countsLine, emptyCounts, listingStatusOf } from '../store/session-listing.js';
+import { countsLine, emptyCounts, manifestListingStatus } from '../store/session-listing.js';
 import { RunClaims } from '../daemon/run-claims.js';
 import { SessionJournal, type SessionManifest } from '../store/session-journal.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -152,7 +152,7 @@ export const statusCommand: CommandDefinition = {
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
       .slice(0, RECENT);
     const byStatus = emptyCounts();
-    for (const manifest of all) byStatus[listingStatusOf(manifest.state)] += 1;
+    for (const manifest of all) byStatus[manifestListingStatus(manifest)] += 1;
     byStatus.queued = await queuedCount(root, paths, io.env);
     if (values.json) {
       const report = { daemons, config, disk, witnesses, webhooks, recovery, sessions_by_status: byStatus };

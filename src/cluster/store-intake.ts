@@ -93,6 +93,11 @@ export class StoreIntake {
       archive();
       return;
     }
+    // A request's own limits (SPEC §25) are kept by the files backend only: refused here rather than ignored.
+    if (item.limits)
+      return reject(
+        '"limits" on a request is not supported in cluster mode yet: leave it out (the configured limits apply)',
+      );
     const { requestId, text, user, metadata, sourceFile, claimedPath } = item;
     // The request id is the key: a session id made here again after a crash never makes a second session.
     const sessionId = item.sessionId ?? generateSessionId(item.receivedAt, config.timezone);
@@ -133,6 +138,14 @@ export class StoreIntake {
         ...controlFieldsOf(order),
       });
       verdict = refused === null ? { status: 'accepted' } : { status: 'refused', reason: refused };
+    } else if (item.action === 'intervene') {
+      // A steward's decision is applied by the files backend only (docs/run-control.md "Steward").
+      verdict = {
+        status: 'refused',
+        reason:
+          `a steward's decision cannot be applied in cluster mode yet: cancel, retry or fork session ` +
+          `"${item.sessionId}" instead`,
+      };
     } else verdict = await this.enqueueFork(item, order);
     if (verdict.status === 'refused') await reject(verdict.reason!);
     else archive();

@@ -79,6 +79,19 @@ export const CONFIG_DEFAULTS = {
     /** Delegation: tokens one child session may use; null = no budget beyond the session's own. */
     max_tokens_per_delegation: null as number | null,
     /**
+     * `intervene`: a failed message of any agent without an `on_failure` of its own pauses its
+     * session in `intervention_required` for a steward (docs/run-control.md). Null: it ends failed.
+     */
+    on_failure: null as 'intervene' | null,
+    /**
+     * `halt`: a session whose next model call could cross its cost or token budget (its own, its
+     * request's, its user's day) pauses `halted_cost` before the call, for a steward's `continue`
+     * with new limits (docs/run-control.md). Null: it fails with BUDGET_EXCEEDED.
+     */
+    on_budget: null as 'halt' | null,
+    /** `halt`: a session past its deadline pauses `halted_time` before its next step. Null: it fails with TIMEOUT. */
+    on_deadline: null as 'halt' | null,
+    /**
      * USD a user may spend on model calls per day in `timezone` (docs/webhooks.md "Budgets"):
      * `{ default: 5, alice: 50 }`; a user not named gets `default` (none: no limit). Past it the
      * user's sessions end failed with BUDGET_EXCEEDED before their next model call. Null: no limit.

@@ -120,6 +120,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'session_paused',
   'approval_requested',
   'session_cancelled',
+  'intervention_required',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -197,6 +198,9 @@ export const CONFIG_SCHEMA = {
         max_depth: { type: 'integer', minimum: 0 },
         delegation_deadline_ms: positiveInteger,
         max_tokens_per_delegation: { type: ['integer', 'null'], minimum: 1 },
+        on_failure: { enum: ['intervene', null] },
+        on_budget: { enum: ['halt', null] },
+        on_deadline: { enum: ['halt', null] },
         user_daily_usd: {
           type: ['object', 'null'],
           propertyNames: { pattern: '^[A-Za-z0-9._@-]{1,128}$' },

@@ -49,8 +49,13 @@ export class InboxControls {
   async apply(item: IntakeControl): Promise<void> {
     const order = controlOrderFor(item);
     let verdict: ControlVerdict;
+    /** A steward's decision: the session's run that follows it, once the decision is settled. */
+    let thereafter: (() => Promise<void>) | null = null;
     try {
-      if (item.action === 'cancel') {
+      if (item.action === 'intervene') {
+        thereafter = await this.intervene(item, order);
+        verdict = { status: 'applied' };
+      } else if (item.action === 'cancel') {
         const cancelled = await this.cancel(item, { ...order, claimedPath: item.claimedPath });
         // One of several cancels of one session (SPEC §18): archived as applied, its session's end was another's.
         if (cancelled === 'already-cancelled')
@@ -84,6 +89,50 @@ export class InboxControls {
       this.intake()?.archive([{ claimedPath: item.claimedPath, sourceFile: item.sourceFile }]);
     }
     settleControl(item, verdict, { paths: config.paths, durable: config.daemon.fsync, log: this.context.log, events });
+    await thereafter?.();
+  }
+
+  /**
+   * A steward's decision (docs/run-control.md): applied once no run of the session is left here,
+   * durably; returns the run that follows it (the retried step, or the failed end), which holds
+   * the session like any run of it and logs how it broke off.
+   */
+  private async intervene(item: IntakeControl, order: ControlOrder): Promise<() => Promise<void>> {
+    const { runner } = this.context.runtime;
+    const sessionId = item.sessionId;
+    if (!runner.sessionExists(sessionId))
+      throw new ControlRejectedError(`no session "${sessionId}" exists here: check the session_id`);
+    while (this.sessionRuns.busy(sessionId) || runner.runs(sessionId)) {
+      if (this.sessionRuns.busy(sessionId)) await this.sessionRuns.ended(sessionId);
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const end = this.sessionRuns.begin(sessionId);
+    let run: () => Promise<unknown>;
+    try {
+      run = await runner.intervene(
+        sessionId,
+        { ...order, decision: item.decision ?? 'retry', advice: item.advice, limits: item.limits },
+        this.context.signal,
+      );
+    } catch (error) {
+      end();
+      throw error;
+    }
+    return async () => {
+      try {
+        await run();
+      } catch (error) {
+        if (error instanceof SessionInterruptedError)
+          this.context.log.warn('session interrupted by shutdown; it resumes at next start', { session: sessionId });
+        else
+          this.context.log.error('session crashed; it resumes from its journal at next start', {
+            session: sessionId,
+            error: errorMessage(error),
+          });
+      } finally {
+        end();
+      }
+    };
   }
 
   /**

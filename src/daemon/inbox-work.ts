@@ -25,6 +25,7 @@ import { forkOrderOf } from './fork-requests.js';
 import { InboxControls } from './inbox-controls.js';
 import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
 import { moveToFailed } from '../intake/failed-files.js';
+import { requestLimitsRefusal } from '../intake/request-limits.js';
 import type { InboxIntake } from '../intake/inbox-intake.js';
 import { releaseUnacknowledged, repairInterruptedSubmissions } from '../intake/request-submission.js';
 import { repairInterruptedFolders } from '../intake/folder-submission.js';
@@ -312,6 +313,11 @@ export class InboxWork implements WorkSource {
       await reject(`session_id "${sessionId}" is already in use; omit session_id or choose a new one`);
       return;
     }
+    const overLimit = requestLimitsRefusal(item.limits, config.limits);
+    if (overLimit !== null) {
+      await reject(overLimit);
+      return;
+    }
     let fork: ForkOrder | undefined;
     if (item.fork !== undefined) {
       // Written by this daemon when it accepted a fork (docs/run-control.md); not a client's to send.
@@ -344,6 +350,7 @@ export class InboxWork implements WorkSource {
       text: item.text,
       user: item.user,
       metadata: item.metadata,
+      ...(item.limits ? { limits: item.limits } : {}),
       sourceFile: item.sourceFile,
       claimedPath: item.claimedPath,
       ...(item.attachments

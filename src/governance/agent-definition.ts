@@ -54,6 +54,9 @@ export interface AgentDefinition {
 }
 
 /** Declaration keys the routing graph checks, so its errors can name their lines. */
+/** `on_failure: intervene` (docs/run-control.md): a failed message pauses its session for a steward. */
+export const INTERVENE = 'intervene';
+
 export type RoutingKey = 'entry' | 'next' | 'plan' | 'on_failure' | 'delegates';
 
 /** Content type when an agent declares none. */

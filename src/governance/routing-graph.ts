@@ -3,7 +3,7 @@
  * terminal agent, and executional agents for plans. Returns the entry agent's name.
  */
 import { ConfigError } from '../errors.js';
-import type { AgentDefinition, RoutingKey } from './agent-definition.js';
+import { INTERVENE, type AgentDefinition, type RoutingKey } from './agent-definition.js';
 
 /** Agents a plan agent may dispatch tasks to. */
 export function executionalAgents(agents: ReadonlyMap<string, AgentDefinition>): string[] {
@@ -59,10 +59,10 @@ export function checkRoutingGraph(
         );
       }
     }
-    if (agent.onFailure && !agents.has(agent.onFailure)) {
+    if (agent.onFailure && agent.onFailure !== INTERVENE && !agents.has(agent.onFailure)) {
       errors.push(
         new ConfigError(
-          `agent "${agent.name}": on_failure names unknown agent "${agent.onFailure}"`,
+          `agent "${agent.name}": on_failure names unknown agent "${agent.onFailure}" (or write "intervene" to pause for a steward)`,
           ...at(agent, 'on_failure'),
         ),
       );
@@ -102,7 +102,7 @@ export function checkRoutingGraph(
       if (!agent) continue;
       const targets = [
         ...agent.next,
-        ...(agent.onFailure ? [agent.onFailure] : []),
+        ...(agent.onFailure && agent.onFailure !== INTERVENE ? [agent.onFailure] : []),
         ...(agent.plan ? executionalAgents(agents) : []),
         ...agent.delegates,
       ];

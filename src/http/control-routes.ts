@@ -12,6 +12,8 @@ import type { ControlAction } from '../intake/control-file.js';
 import { findQueuedRequest } from '../intake/queued-claims.js';
 import { isPlainObject } from '../message/json-text.js';
 import { forkPoint } from '../pipeline/fork-point.js';
+import type { SessionState } from '../pipeline/session-state.js';
+import { beyondConfigured } from '../pipeline/steward-decision.js';
 import { mayActOn, maySee, type Caller } from './http-auth.js';
 import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
 import { callerOf, queueFull, stringParam, type RouteContext } from './http-routes.js';
@@ -20,6 +22,16 @@ import { callerOf, queueFull, stringParam, type RouteContext } from './http-rout
 const SETTLE_TIMEOUT_MS = 30_000;
 
 const BULK_FIELDS = ['status', 'user', 'since', 'reason', 'dry_run'];
+
+/** The standings of a session waiting for a steward (docs/run-control.md). */
+const WAITING = ['intervention_required', 'halted_cost', 'halted_time'];
+
+/** An unfinished session's standing: running, paused, or waiting for a steward. */
+function pausedStatus(paused: SessionState['paused']): string {
+  if (!paused) return 'running';
+  if (paused.awaiting === 'halt') return `halted_${paused.halt ?? 'cost'}`;
+  return paused.awaiting === 'intervention' ? 'intervention_required' : 'paused';
+}
 
 function requireActor(caller: Caller): void {
   if (caller.role === 'auditor')
@@ -36,7 +48,7 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
   /** Where the session stands, whoever runs it: its journal, the store, or its queued claim. */
   const standingOf = async (sessionId: string): Promise<SessionStanding | null> => {
     const view = lookup.session(sessionId);
-    if (view) return { user: view.user, status: view.finishedStatus ?? (view.state.paused ? 'paused' : 'running') };
+    if (view) return { user: view.user, status: view.finishedStatus ?? pausedStatus(view.state.paused) };
     if (reads.sessionStanding) return reads.sessionStanding(sessionId);
     const noted = lookup.queuedSession(sessionId);
     if (noted) return { user: noted.user, status: 'queued' };
@@ -65,7 +77,11 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
     const sessionId = stringParam(request, 'session_id');
     const standing = await target(caller, sessionId);
     // Several cancels of one session all answer 202, a later one too (SPEC §18): the daemon archives the others as applied.
-    if (standing.status !== 'cancelled' && !(CANCELLABLE_STATUSES as readonly string[]).includes(standing.status))
+    if (
+      standing.status !== 'cancelled' &&
+      !(CANCELLABLE_STATUSES as readonly string[]).includes(standing.status) &&
+      !WAITING.includes(standing.status)
+    )
       throw conflict(
         `session "${sessionId}" has already ended (${standing.status}): only a running, queued or paused session can be cancelled`,
       );
@@ -119,6 +135,42 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
       });
     });
   }
+
+  app.post('/v1/sessions/:session_id/intervene', async (request, reply) => {
+    const caller = callerOf(request);
+    const sessionId = stringParam(request, 'session_id');
+    const standing = await target(caller, sessionId);
+    if (!WAITING.includes(standing.status))
+      throw conflict(`session "${sessionId}" is not waiting for a steward: it is ${standing.status}`);
+    // An operator may raise a request's own limit up to the configured value; beyond it only an admin.
+    const body: unknown = request.body;
+    const raised = isPlainObject(body) && isPlainObject(body.limits) ? body.limits : null;
+    if (
+      raised &&
+      caller.role !== 'admin' &&
+      caller.role !== 'local' &&
+      beyondConfigured(raised, { limits: context.sessionLimits })
+    )
+      throw new HttpProblem(
+        403,
+        'forbidden',
+        'only an admin may raise a limit beyond its configured value (limits.max_cost_usd_per_session, limits.session_timeout_ms)',
+      );
+    const outcome = await intake.control(sessionId, 'intervene', request.body, caller.user, {
+      events: context.events,
+      timeoutMs: SETTLE_TIMEOUT_MS,
+    });
+    if (outcome === null)
+      throw new HttpProblem(
+        503,
+        'stopping',
+        `the daemon did not take the decision within ${SETTLE_TIMEOUT_MS / 1000} s; it waits in system/processing/ and is applied once the daemon can`,
+      );
+    if (outcome.status === 'refused') throw conflict(outcome.reason ?? 'the decision was refused');
+    const decided = lookup.session(sessionId);
+    const status = decided?.finishedStatus ?? (decided ? pausedStatus(decided.state.paused) : 'running');
+    return reply.code(202).send({ session_id: sessionId, status });
+  });
 
   app.post('/v1/sessions/cancel', async (request) => {
     if (context.isStopping()) throw stopping();

@@ -13,6 +13,8 @@ import { archiveRequestFile } from '../intake/request-archive.js';
 import { readRequestFolder, type AttachmentLimits } from '../intake/request-folder.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { receiveUpload } from './multipart-upload.js';
+import { requestLimitsRefusal } from '../intake/request-limits.js';
+import type { GovflowConfig } from '../config/config-loader.js';
 import { parseJsonRequest, parseRequestFile, unknownFieldReason, type ParsedRequest } from '../intake/request-file.js';
 import { generateRequestId, randomBase36, REQUEST_ID_PATTERN } from '../intake/request-ids.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
@@ -47,6 +49,8 @@ export interface HttpIntakeOptions {
   reads?: SessionReads;
   /** Holds the caller's Authorization header for the session a request starts (MCP `forward_authorization`); none: not kept. */
   forwarding?: AuthorizationHolder;
+  /** The configured limits a request's own `limits` may not exceed (SPEC §25); none: checked at the claim only. */
+  sessionLimits?: GovflowConfig['limits'];
 }
 
 /**
@@ -206,7 +210,11 @@ export class HttpIntake {
       metadata: fields.metadata ?? null,
       // A chat message's turn (docs/http-api.md "Chat"): the daemon's own field, like a fork's.
       ...(chat ? { chat } : {}),
+      ...(fields.limits !== undefined && fields.limits !== null ? { limits: fields.limits } : {}),
     };
+    const own = checked.kind === 'request' ? checked.limits : undefined;
+    const refusal = this.options.sessionLimits ? requestLimitsRefusal(own, this.options.sessionLimits) : null;
+    if (refusal !== null) throw badRequest(refusal);
     const text = `${JSON.stringify(document)}\n`;
     const parsed = parseRequestFile('request.json', Buffer.from(text, 'utf8'), this.options.maxBytes);
     if (parsed.kind === 'invalid')

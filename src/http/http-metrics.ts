@@ -45,12 +45,24 @@ export class GovflowMetrics {
       registers: [registry],
     });
     // Every result status from the start (0 until one ends so), so a rate over `cancelled` exists before the first cancel.
-    for (const status of ['success', 'partial', 'failed', 'pending', 'cancelled']) sessions.inc({ status }, 0);
+    for (const status of [
+      'success',
+      'partial',
+      'failed',
+      'pending',
+      'cancelled',
+      'intervention_required',
+      'halted_cost',
+      'halted_time',
+    ])
+      sessions.inc({ status }, 0);
     const listing = sources.listing;
     if (listing)
       new Gauge({
         name: 'govflow_sessions',
-        help: 'Sessions in the store now, by status (queued, running, paused, success, partial, failed, cancelled), as govflow sessions lists them',
+        help:
+          'Sessions in the store now, by status (queued, running, paused, intervention_required, success, partial, failed, ' +
+          'cancelled), as govflow sessions lists them',
         labelNames: ['status'],
         registers: [registry],
         async collect() {
@@ -208,7 +220,7 @@ export class GovflowMetrics {
       }),
       events.on('pending', (event) => {
         running.delete(event.sessionId);
-        sessions.inc({ status: 'pending' });
+        sessions.inc({ status: event.status ?? 'pending' });
       }),
       events.on('session_finished', (event) => {
         running.delete(event.sessionId);

@@ -42,6 +42,8 @@ export interface RouteContext {
   streams: Set<SseConnection>;
   /** intake.max_bytes and the timezone: a queued claim is read as the intake reads it. */
   limits: { maxBytes: number; timezone: string; attachments: AttachmentLimits };
+  /** The configured session limits: a steward's continue beyond them is an admin's (docs/run-control.md). */
+  sessionLimits: GovflowConfig['limits'];
   /** The backend's read seam: the root's files, or Postgres in cluster mode (src/cluster/cluster-reads.ts). */
   reads: SessionReads;
   /** True while `http.max_queued` accepted requests wait to start: POST /v1/requests answers 503. */
@@ -244,6 +246,10 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
           : 'is running and not waiting for anyone';
       throw conflict(`session "${sessionId}" ${why}; a reply only resumes a session whose result is pending`);
     }
+    if (view.state.paused.awaiting === 'intervention' || view.state.paused.awaiting === 'halt')
+      throw conflict(
+        `session "${sessionId}" waits for a steward's decision, not a reply: POST /v1/sessions/${sessionId}/intervene`,
+      );
     await intake.reply(sessionId, request.body, caller.user, view.state.paused.awaiting ?? 'reply');
     return reply
       .code(202)

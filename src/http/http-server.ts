@@ -214,6 +214,7 @@ export class HttpApi {
       timezone: config.timezone,
       reads,
       ...(options.forwarding ? { forwarding: options.forwarding } : {}),
+      sessionLimits: config.limits,
     });
     const lookup = new SessionLookup(reads, options.events);
     const ordinals = new LiveEventOrdinals(options.events);
@@ -240,6 +241,7 @@ export class HttpApi {
       isStopping: () => api?.stoppingNow ?? false,
       streams: new Set(),
       limits: { maxBytes: config.intake.max_bytes, timezone: config.timezone, attachments: config.intake.attachments },
+      sessionLimits: config.limits,
       reads,
       queueFull: async () =>
         settings.max_queued !== null && options.queued !== undefined && (await options.queued()) >= settings.max_queued,

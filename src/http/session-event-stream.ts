@@ -91,6 +91,14 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
   onLive('error', (event) => ({ message: event.message }));
   on('message', (event) => sendMessage(event, event.entryHash));
   on('pending', (event) => {
+    // A pause for a steward is told live only (docs/run-control.md): `session_paused`, the result has the rest.
+    if (event.awaiting === 'intervention' || event.awaiting === 'halt') {
+      connection.send('session_paused', idAfter('session_paused', event.ordinal), {
+        session_id: event.sessionId,
+        status: event.status ?? (event.awaiting === 'halt' ? 'halted_cost' : 'intervention_required'),
+      });
+      return;
+    }
     const repeat = event.pause === replayedPause;
     replayedPause = null;
     if (repeat) return;
@@ -116,7 +124,7 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
         finished(view.finishedStatus);
         return;
       }
-      if (view.state.paused) {
+      if (view.state.paused && view.state.paused.awaiting !== 'intervention' && view.state.paused.awaiting !== 'halt') {
         // Journaled before the run is done with it: the run's live `pending` may follow, once.
         replayedPause = pauseKeyOf(view.state.paused);
         connection.send('pending', idAfter('pending', view.state.pausesSinceMessage), {

@@ -7,6 +7,8 @@ import type { SessionEvents } from '../pipeline/session-events.js';
 import { foldRecords, type SessionState } from '../pipeline/session-state.js';
 import type { SessionReads } from '../store/session-reads.js';
 
+/** Result statuses of a session that waits (SPEC §25): not how it ended. */
+const PAUSED_RESULTS = new Set(['pending', 'intervention_required', 'halted_cost', 'halted_time']);
 export interface SessionView {
   state: SessionState;
   /** The session's user (`local` for file drops that named none). */
@@ -94,10 +96,10 @@ export class SessionLookup {
     };
   }
 
-  /** The status of the session's result once it is final (not `pending`, a pause's). */
+  /** The status of the session's result once it is final (not `pending` or `intervention_required`, a pause's). */
   private finalResultStatus(state: SessionState): string | null {
     const result = this.reads.result(state.session.request_id);
     if (result?.session_id !== state.session.session_id) return null;
-    return typeof result.status === 'string' && result.status !== 'pending' ? result.status : null;
+    return typeof result.status === 'string' && !PAUSED_RESULTS.has(result.status) ? result.status : null;
   }
 }

@@ -1,13 +1,16 @@
 /**
  * A control file (docs/run-control.md): `{"control": "cancel"|"retry"|"fork"|"rerun",
- * "session_id", "reason"?, "from"?, "request"?, "request_id"?, "by"?}` in system/inbox/. It is not
+ * "session_id", "reason"?, "from"?, "request"?, "request_id"?, "by"?}` in system/inbox/, or a
+ * steward's `{"control": "intervene", "session_id", "decision", "advice"?, "reason"?, "limits"?}`. It is not
  * a request: it gets no result of its own; applied, it is archived, refused it goes to failed/.
  * The HTTP API writes the same document, with its token's user as `http_user`. No I/O.
  */
-import { describeType } from '../message/json-text.js';
+import { describeType, isPlainObject } from '../message/json-text.js';
+import type { StewardDecision } from '../store/session-journal.js';
 import { isSessionId, REQUEST_ID_PATTERN } from './request-ids.js';
 
-export const CONTROL_ACTIONS = ['cancel', 'retry', 'fork', 'rerun'] as const;
+export const CONTROL_ACTIONS = ['cancel', 'retry', 'fork', 'rerun', 'intervene'] as const;
+export const STEWARD_DECISIONS = ['retry', 'fail', 'continue'] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];
 
 export interface ParsedControl {
@@ -26,13 +29,32 @@ export interface ParsedControl {
   by: string | null;
   /** Written by the HTTP API for its token's user; honoured only in files the daemon's own user wrote. */
   httpUser: string | null;
+  /** intervene: the steward's decision, advice for a retry, new limits for a continue (docs/run-control.md). */
+  decision: StewardDecision | null;
+  advice: string | null;
+  limits: { cost_usd?: number; time_minutes?: number } | null;
 }
 
 /** The fields of a control document, by source. */
 export const CONTROL_FIELDS = {
-  file: ['control', 'session_id', 'reason', 'from', 'request', 'request_id', 'by', 'http_user'],
-  http: ['reason', 'from', 'request', 'request_id'],
+  file: [
+    'control',
+    'session_id',
+    'reason',
+    'from',
+    'request',
+    'request_id',
+    'by',
+    'http_user',
+    'decision',
+    'advice',
+    'limits',
+  ],
+  http: ['reason', 'from', 'request', 'request_id', 'decision', 'advice', 'limits'],
 } as const;
+
+/** The fields only a steward's decision has. */
+const INTERVENE_FIELDS = ['decision', 'advice', 'limits'];
 
 /** Longest reason kept (it is written on the audit entry). */
 export const MAX_REASON_CHARS = 2000;
@@ -56,7 +78,7 @@ export function parseControlDocument(
   const action = document.control;
   if (typeof action !== 'string' || !(CONTROL_ACTIONS as readonly string[]).includes(action))
     return invalid(
-      `"control" ${JSON.stringify(action)?.slice(0, 40) ?? 'undefined'} is not a control: write "cancel", "retry", "fork" or "rerun"`,
+      `"control" ${JSON.stringify(action)?.slice(0, 40) ?? 'undefined'} is not a control: write "cancel", "retry", "fork", "rerun" or "intervene"`,
     );
   if (typeof document.session_id !== 'string')
     return invalid(
@@ -66,7 +88,7 @@ export function parseControlDocument(
     return invalid(
       `"session_id" ${JSON.stringify(document.session_id.slice(0, 140))} is not a session id: copy it from the result or govflow status`,
     );
-  for (const field of ['reason', 'request', 'request_id', 'by', 'http_user'] as const) {
+  for (const field of ['reason', 'request', 'request_id', 'by', 'http_user', 'advice'] as const) {
     const value = document[field];
     if (value !== undefined && value !== null && typeof value !== 'string')
       return invalid(`"${field}" must be a string when given, but it is ${describeType(value)}`);
@@ -75,6 +97,13 @@ export function parseControlDocument(
   const reason = text('reason');
   if (reason !== null && reason.length > MAX_REASON_CHARS)
     return invalid(`"reason" has ${reason.length} characters: keep it under ${MAX_REASON_CHARS}`);
+  const steward = action === 'intervene' ? stewardFields(document) : null;
+  if (steward && 'invalid' in steward) return invalid(steward.invalid);
+  if (action !== 'intervene') {
+    const stray = INTERVENE_FIELDS.find((field) => document[field] !== undefined);
+    if (stray !== undefined)
+      return invalid(`"${stray}" goes with "intervene" only: a ${action} has no steward's decision`);
+  }
   const from = document.from ?? null;
   if (action === 'fork') {
     if (typeof from !== 'number' || !Number.isInteger(from) || from < 1)
@@ -89,14 +118,18 @@ export function parseControlDocument(
           ? 'a retry starts at the first message that did not ' + 'succeed'
           : action === 'rerun'
             ? 'a re-run starts at message 1'
-            : 'a cancel has no step'
+            : action === 'intervene'
+              ? 'a retry decided by a steward runs the failed step again'
+              : 'a cancel has no step'
       }`,
     );
   }
   const request = text('request');
   const requestId = text('request_id');
-  if (action === 'cancel' && (request !== null || requestId !== null))
-    return invalid('a cancel makes no new session: leave out "request" and "request_id"');
+  if ((action === 'cancel' || action === 'intervene') && (request !== null || requestId !== null))
+    return invalid(
+      `a${action === 'cancel' ? ' cancel' : 'n intervene'} makes no new session: leave out "request" and "request_id"`,
+    );
   if (request !== null && request.trim() === '')
     return invalid('"request" is empty: leave it out to reuse the original request');
   if (requestId !== null && !REQUEST_ID_PATTERN.test(requestId))
@@ -114,5 +147,46 @@ export function parseControlDocument(
     requestId,
     by: text('by'),
     httpUser: text('http_user'),
+    decision: steward?.decision ?? null,
+    advice: steward?.advice ?? null,
+    limits: steward?.limits ?? null,
   };
+}
+
+/** Longest advice kept (it goes into the agent's prompt; its SHA-256 on the entry). */
+export const MAX_ADVICE_CHARS = 8000;
+
+/** An intervene control's decision, advice and limits, or what to fix. */
+function stewardFields(
+  document: Record<string, unknown>,
+): (Pick<ParsedControl, 'advice' | 'limits'> & { decision: StewardDecision }) | { invalid: string } {
+  const decision = document.decision;
+  if (typeof decision !== 'string' || !(STEWARD_DECISIONS as readonly string[]).includes(decision))
+    return {
+      invalid: `"decision" ${JSON.stringify(decision)?.slice(0, 40) ?? 'is missing'}: an intervene decides "retry", "fail" or "continue"`,
+    };
+  const advice = typeof document.advice === 'string' ? document.advice : null;
+  if (advice !== null && decision !== 'retry')
+    return { invalid: '"advice" goes with "decision": "retry" only: it is put into the retried agent\'s prompt' };
+  if (advice !== null && (advice.trim() === '' || advice.length > MAX_ADVICE_CHARS))
+    return { invalid: `"advice" must be 1 to ${MAX_ADVICE_CHARS} characters (it has ${advice.length})` };
+  const raw = document.limits;
+  if (raw === undefined || raw === null) return { decision: decision as StewardDecision, advice, limits: null };
+  if (decision !== 'continue')
+    return { invalid: '"limits" go with "decision": "continue" only (new totals for a halted session)' };
+  if (!isPlainObject(raw))
+    return {
+      invalid: `"limits" must be an object such as {"cost_usd": 2, "time_minutes": 30}, but it is ${describeType(raw)}`,
+    };
+  const limits: { cost_usd?: number; time_minutes?: number } = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (key !== 'cost_usd' && key !== 'time_minutes')
+      return {
+        invalid: `"limits" has an unknown key ${JSON.stringify(key.slice(0, 40))}: use "cost_usd" and "time_minutes"`,
+      };
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+      return { invalid: `"limits.${key}" must be a number above 0, but it is ${JSON.stringify(value)?.slice(0, 40)}` };
+    limits[key] = value;
+  }
+  return { decision: decision as StewardDecision, advice, limits };
 }

@@ -7,6 +7,7 @@ import { jsonTextDepth } from '../message/json-depth.js';
 import { describeType, isPlainObject } from '../message/json-text.js';
 import { errorMessage } from '../errors.js';
 import { parseControlDocument, type ParsedControl } from './control-file.js';
+import { parseRequestLimits, type RequestLimits } from './request-limits.js';
 import { isSessionId, REQUEST_ID_PATTERN } from './request-ids.js';
 
 /** Extensions the inbox accepts, compared case-insensitively (`REQUEST.TXT` is a request too). */
@@ -30,6 +31,8 @@ export interface ParsedRequest {
   fork?: Record<string, unknown>;
   /** Written by the HTTP API for a chat message's turn (src/pipeline/chat-turn.ts); honoured only in files the daemon's own user wrote. */
   chat?: Record<string, unknown>;
+  /** The request's own limits (SPEC §25), tightening the configured ones for its session. */
+  limits?: RequestLimits;
 }
 
 export interface ParsedReply {
@@ -75,8 +78,8 @@ export function isIgnoredName(name: string): boolean {
  */
 export const JSON_FIELDS = {
   request: {
-    file: ['request', 'request_id', 'session_id', 'user', 'metadata'],
-    http: ['request', 'request_id', 'metadata'],
+    file: ['request', 'request_id', 'session_id', 'user', 'metadata', 'limits'],
+    http: ['request', 'request_id', 'metadata', 'limits'],
   },
   reply: {
     file: ['session_id', 'reply', 'user'],
@@ -211,6 +214,8 @@ export function parseJsonRequest(given: Record<string, unknown>, source: JsonSou
   if (metadata !== undefined && metadata !== null && !isPlainObject(metadata)) {
     return invalid(`"metadata" must be a JSON object, but it is ${describeType(metadata)}`);
   }
+  const limits = parseRequestLimits(document.limits);
+  if (limits && 'invalid' in limits) return invalid(limits.invalid);
   return {
     kind: 'request',
     requestId,
@@ -220,6 +225,7 @@ export function parseJsonRequest(given: Record<string, unknown>, source: JsonSou
     metadata: (metadata as Record<string, unknown> | undefined) ?? null,
     ...(fork !== undefined ? { fork } : {}),
     ...(chat !== undefined ? { chat } : {}),
+    ...(limits ? { limits } : {}),
   };
 }
 

@@ -73,6 +73,9 @@ const schema11 = {
         max_depth: { type: 'integer', minimum: 0 },
         delegation_deadline_ms: { type: 'integer', minimum: 1 },
         max_tokens_per_delegation: { type: ['integer', 'null'], minimum: 1 },
+        on_failure: { enum: ['intervene', null] },
+        on_budget: { enum: ['halt', null] },
+        on_deadline: { enum: ['halt', null] },
         user_daily_usd: {
           type: ['object', 'null'],
           propertyNames: { pattern: '^[A-Za-z0-9._@-]{1,128}$' },
@@ -266,7 +269,15 @@ const schema11 = {
                 type: 'array',
                 minItems: 1,
                 uniqueItems: true,
-                items: { enum: ['session_finished', 'session_paused', 'approval_requested', 'session_cancelled'] },
+                items: {
+                  enum: [
+                    'session_finished',
+                    'session_paused',
+                    'approval_requested',
+                    'session_cancelled',
+                    'intervention_required',
+                  ],
+                },
               },
               secret_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
             },
@@ -1549,15 +1560,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data22.user_daily_usd !== undefined) {
-          let data33 = data22.user_daily_usd;
-          if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33)) && data33 !== null) {
+        if (data22.on_failure !== undefined) {
+          let data33 = data22.on_failure;
+          if (!(data33 === 'intervene' || data33 === null)) {
             const err59 = {
-              instancePath: instancePath + '/limits/user_daily_usd',
-              schemaPath: '#/properties/limits/properties/user_daily_usd/type',
-              keyword: 'type',
-              params: { type: schema11.properties.limits.properties.user_daily_usd.type },
-              message: 'must be object,null',
+              instancePath: instancePath + '/limits/on_failure',
+              schemaPath: '#/properties/limits/properties/on_failure/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.limits.properties.on_failure.enum },
+              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err59];
@@ -1566,12 +1577,66 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
-            for (const key6 in data33) {
-              const _errs72 = errors;
+        }
+        if (data22.on_budget !== undefined) {
+          let data34 = data22.on_budget;
+          if (!(data34 === 'halt' || data34 === null)) {
+            const err60 = {
+              instancePath: instancePath + '/limits/on_budget',
+              schemaPath: '#/properties/limits/properties/on_budget/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.limits.properties.on_budget.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err60];
+            } else {
+              vErrors.push(err60);
+            }
+            errors++;
+          }
+        }
+        if (data22.on_deadline !== undefined) {
+          let data35 = data22.on_deadline;
+          if (!(data35 === 'halt' || data35 === null)) {
+            const err61 = {
+              instancePath: instancePath + '/limits/on_deadline',
+              schemaPath: '#/properties/limits/properties/on_deadline/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.limits.properties.on_deadline.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err61];
+            } else {
+              vErrors.push(err61);
+            }
+            errors++;
+          }
+        }
+        if (data22.user_daily_usd !== undefined) {
+          let data36 = data22.user_daily_usd;
+          if (!(data36 && typeof data36 == 'object' && !Array.isArray(data36)) && data36 !== null) {
+            const err62 = {
+              instancePath: instancePath + '/limits/user_daily_usd',
+              schemaPath: '#/properties/limits/properties/user_daily_usd/type',
+              keyword: 'type',
+              params: { type: schema11.properties.limits.properties.user_daily_usd.type },
+              message: 'must be object,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err62];
+            } else {
+              vErrors.push(err62);
+            }
+            errors++;
+          }
+          if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+            for (const key6 in data36) {
+              const _errs75 = errors;
               if (typeof key6 === 'string') {
                 if (!pattern0.test(key6)) {
-                  const err60 = {
+                  const err63 = {
                     instancePath: instancePath + '/limits/user_daily_usd',
                     schemaPath: '#/properties/limits/properties/user_daily_usd/propertyNames/pattern',
                     keyword: 'pattern',
@@ -1580,16 +1645,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     propertyName: key6,
                   };
                   if (vErrors === null) {
-                    vErrors = [err60];
+                    vErrors = [err63];
                   } else {
-                    vErrors.push(err60);
+                    vErrors.push(err63);
                   }
                   errors++;
                 }
               }
-              var valid6 = _errs72 === errors;
+              var valid6 = _errs75 === errors;
               if (!valid6) {
-                const err61 = {
+                const err64 = {
                   instancePath: instancePath + '/limits/user_daily_usd',
                   schemaPath: '#/properties/limits/properties/user_daily_usd/propertyNames',
                   keyword: 'propertyNames',
@@ -1597,18 +1662,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err61];
+                  vErrors = [err64];
                 } else {
-                  vErrors.push(err61);
+                  vErrors.push(err64);
                 }
                 errors++;
               }
             }
-            for (const key7 in data33) {
-              let data34 = data33[key7];
-              if (typeof data34 == 'number') {
-                if (data34 < 0 || isNaN(data34)) {
-                  const err62 = {
+            for (const key7 in data36) {
+              let data37 = data36[key7];
+              if (typeof data37 == 'number') {
+                if (data37 < 0 || isNaN(data37)) {
+                  const err65 = {
                     instancePath:
                       instancePath + '/limits/user_daily_usd/' + key7.replace(/~/g, '~0').replace(/\//g, '~1'),
                     schemaPath: '#/properties/limits/properties/user_daily_usd/additionalProperties/minimum',
@@ -1617,14 +1682,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err62];
+                    vErrors = [err65];
                   } else {
-                    vErrors.push(err62);
+                    vErrors.push(err65);
                   }
                   errors++;
                 }
               } else {
-                const err63 = {
+                const err66 = {
                   instancePath:
                     instancePath + '/limits/user_daily_usd/' + key7.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/limits/properties/user_daily_usd/additionalProperties/type',
@@ -1633,9 +1698,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err63];
+                  vErrors = [err66];
                 } else {
-                  vErrors.push(err63);
+                  vErrors.push(err66);
                 }
                 errors++;
               }
@@ -1643,7 +1708,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err64 = {
+        const err67 = {
           instancePath: instancePath + '/limits',
           schemaPath: '#/properties/limits/type',
           keyword: 'type',
@@ -1651,17 +1716,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err64];
+          vErrors = [err67];
         } else {
-          vErrors.push(err64);
+          vErrors.push(err67);
         }
         errors++;
       }
     }
     if (data.intake !== undefined) {
-      let data35 = data.intake;
-      if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
-        for (const key8 in data35) {
+      let data38 = data.intake;
+      if (data38 && typeof data38 == 'object' && !Array.isArray(data38)) {
+        for (const key8 in data38) {
           if (!(
             key8 === 'concurrency' ||
             key8 === 'max_bytes' ||
@@ -1670,65 +1735,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key8 === 'min_free_bytes' ||
             key8 === 'attachments'
           )) {
-            const err65 = {
+            const err68 = {
               instancePath: instancePath + '/intake',
               schemaPath: '#/properties/intake/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key8 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err65];
-            } else {
-              vErrors.push(err65);
-            }
-            errors++;
-          }
-        }
-        if (data35.concurrency !== undefined) {
-          let data36 = data35.concurrency;
-          if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36))) {
-            const err66 = {
-              instancePath: instancePath + '/intake/concurrency',
-              schemaPath: '#/properties/intake/properties/concurrency/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err66];
-            } else {
-              vErrors.push(err66);
-            }
-            errors++;
-          }
-          if (typeof data36 == 'number') {
-            if (data36 < 1 || isNaN(data36)) {
-              const err67 = {
-                instancePath: instancePath + '/intake/concurrency',
-                schemaPath: '#/properties/intake/properties/concurrency/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err67];
-              } else {
-                vErrors.push(err67);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data35.max_bytes !== undefined) {
-          let data37 = data35.max_bytes;
-          if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37))) {
-            const err68 = {
-              instancePath: instancePath + '/intake/max_bytes',
-              schemaPath: '#/properties/intake/properties/max_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err68];
@@ -1737,9 +1749,62 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data37 == 'number') {
-            if (data37 < 1 || isNaN(data37)) {
-              const err69 = {
+        }
+        if (data38.concurrency !== undefined) {
+          let data39 = data38.concurrency;
+          if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39))) {
+            const err69 = {
+              instancePath: instancePath + '/intake/concurrency',
+              schemaPath: '#/properties/intake/properties/concurrency/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+          if (typeof data39 == 'number') {
+            if (data39 < 1 || isNaN(data39)) {
+              const err70 = {
+                instancePath: instancePath + '/intake/concurrency',
+                schemaPath: '#/properties/intake/properties/concurrency/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err70];
+              } else {
+                vErrors.push(err70);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data38.max_bytes !== undefined) {
+          let data40 = data38.max_bytes;
+          if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40))) {
+            const err71 = {
+              instancePath: instancePath + '/intake/max_bytes',
+              schemaPath: '#/properties/intake/properties/max_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err71];
+            } else {
+              vErrors.push(err71);
+            }
+            errors++;
+          }
+          if (typeof data40 == 'number') {
+            if (data40 < 1 || isNaN(data40)) {
+              const err72 = {
                 instancePath: instancePath + '/intake/max_bytes',
                 schemaPath: '#/properties/intake/properties/max_bytes/minimum',
                 keyword: 'minimum',
@@ -1747,18 +1812,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err69];
+                vErrors = [err72];
               } else {
-                vErrors.push(err69);
+                vErrors.push(err72);
               }
               errors++;
             }
           }
         }
-        if (data35.rescan_interval_ms !== undefined) {
-          let data38 = data35.rescan_interval_ms;
-          if (!(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38))) {
-            const err70 = {
+        if (data38.rescan_interval_ms !== undefined) {
+          let data41 = data38.rescan_interval_ms;
+          if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41))) {
+            const err73 = {
               instancePath: instancePath + '/intake/rescan_interval_ms',
               schemaPath: '#/properties/intake/properties/rescan_interval_ms/type',
               keyword: 'type',
@@ -1766,15 +1831,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err70];
+              vErrors = [err73];
             } else {
-              vErrors.push(err70);
+              vErrors.push(err73);
             }
             errors++;
           }
-          if (typeof data38 == 'number') {
-            if (data38 < 1 || isNaN(data38)) {
-              const err71 = {
+          if (typeof data41 == 'number') {
+            if (data41 < 1 || isNaN(data41)) {
+              const err74 = {
                 instancePath: instancePath + '/intake/rescan_interval_ms',
                 schemaPath: '#/properties/intake/properties/rescan_interval_ms/minimum',
                 keyword: 'minimum',
@@ -1782,18 +1847,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err71];
+                vErrors = [err74];
               } else {
-                vErrors.push(err71);
+                vErrors.push(err74);
               }
               errors++;
             }
           }
         }
-        if (data35.settle_ms !== undefined) {
-          let data39 = data35.settle_ms;
-          if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39))) {
-            const err72 = {
+        if (data38.settle_ms !== undefined) {
+          let data42 = data38.settle_ms;
+          if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42))) {
+            const err75 = {
               instancePath: instancePath + '/intake/settle_ms',
               schemaPath: '#/properties/intake/properties/settle_ms/type',
               keyword: 'type',
@@ -1801,15 +1866,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err72];
+              vErrors = [err75];
             } else {
-              vErrors.push(err72);
+              vErrors.push(err75);
             }
             errors++;
           }
-          if (typeof data39 == 'number') {
-            if (data39 < 0 || isNaN(data39)) {
-              const err73 = {
+          if (typeof data42 == 'number') {
+            if (data42 < 0 || isNaN(data42)) {
+              const err76 = {
                 instancePath: instancePath + '/intake/settle_ms',
                 schemaPath: '#/properties/intake/properties/settle_ms/minimum',
                 keyword: 'minimum',
@@ -1817,18 +1882,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err73];
+                vErrors = [err76];
               } else {
-                vErrors.push(err73);
+                vErrors.push(err76);
               }
               errors++;
             }
           }
         }
-        if (data35.min_free_bytes !== undefined) {
-          let data40 = data35.min_free_bytes;
-          if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40))) {
-            const err74 = {
+        if (data38.min_free_bytes !== undefined) {
+          let data43 = data38.min_free_bytes;
+          if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43))) {
+            const err77 = {
               instancePath: instancePath + '/intake/min_free_bytes',
               schemaPath: '#/properties/intake/properties/min_free_bytes/type',
               keyword: 'type',
@@ -1836,15 +1901,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err74];
+              vErrors = [err77];
             } else {
-              vErrors.push(err74);
+              vErrors.push(err77);
             }
             errors++;
           }
-          if (typeof data40 == 'number') {
-            if (data40 < 0 || isNaN(data40)) {
-              const err75 = {
+          if (typeof data43 == 'number') {
+            if (data43 < 0 || isNaN(data43)) {
+              const err78 = {
                 instancePath: instancePath + '/intake/min_free_bytes',
                 schemaPath: '#/properties/intake/properties/min_free_bytes/minimum',
                 keyword: 'minimum',
@@ -1852,78 +1917,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err75];
+                vErrors = [err78];
               } else {
-                vErrors.push(err75);
+                vErrors.push(err78);
               }
               errors++;
             }
           }
         }
-        if (data35.attachments !== undefined) {
-          let data41 = data35.attachments;
-          if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
-            for (const key9 in data41) {
+        if (data38.attachments !== undefined) {
+          let data44 = data38.attachments;
+          if (data44 && typeof data44 == 'object' && !Array.isArray(data44)) {
+            for (const key9 in data44) {
               if (!(key9 === 'max_files' || key9 === 'max_bytes' || key9 === 'inline_bytes')) {
-                const err76 = {
+                const err79 = {
                   instancePath: instancePath + '/intake/attachments',
                   schemaPath: '#/properties/intake/properties/attachments/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key9 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err76];
-                } else {
-                  vErrors.push(err76);
-                }
-                errors++;
-              }
-            }
-            if (data41.max_files !== undefined) {
-              let data42 = data41.max_files;
-              if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42))) {
-                const err77 = {
-                  instancePath: instancePath + '/intake/attachments/max_files',
-                  schemaPath: '#/properties/intake/properties/attachments/properties/max_files/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err77];
-                } else {
-                  vErrors.push(err77);
-                }
-                errors++;
-              }
-              if (typeof data42 == 'number') {
-                if (data42 < 0 || isNaN(data42)) {
-                  const err78 = {
-                    instancePath: instancePath + '/intake/attachments/max_files',
-                    schemaPath: '#/properties/intake/properties/attachments/properties/max_files/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err78];
-                  } else {
-                    vErrors.push(err78);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data41.max_bytes !== undefined) {
-              let data43 = data41.max_bytes;
-              if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43))) {
-                const err79 = {
-                  instancePath: instancePath + '/intake/attachments/max_bytes',
-                  schemaPath: '#/properties/intake/properties/attachments/properties/max_bytes/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err79];
@@ -1932,9 +1944,62 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data43 == 'number') {
-                if (data43 < 0 || isNaN(data43)) {
-                  const err80 = {
+            }
+            if (data44.max_files !== undefined) {
+              let data45 = data44.max_files;
+              if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45))) {
+                const err80 = {
+                  instancePath: instancePath + '/intake/attachments/max_files',
+                  schemaPath: '#/properties/intake/properties/attachments/properties/max_files/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+              if (typeof data45 == 'number') {
+                if (data45 < 0 || isNaN(data45)) {
+                  const err81 = {
+                    instancePath: instancePath + '/intake/attachments/max_files',
+                    schemaPath: '#/properties/intake/properties/attachments/properties/max_files/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err81];
+                  } else {
+                    vErrors.push(err81);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data44.max_bytes !== undefined) {
+              let data46 = data44.max_bytes;
+              if (!(typeof data46 == 'number' && !(data46 % 1) && !isNaN(data46))) {
+                const err82 = {
+                  instancePath: instancePath + '/intake/attachments/max_bytes',
+                  schemaPath: '#/properties/intake/properties/attachments/properties/max_bytes/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err82];
+                } else {
+                  vErrors.push(err82);
+                }
+                errors++;
+              }
+              if (typeof data46 == 'number') {
+                if (data46 < 0 || isNaN(data46)) {
+                  const err83 = {
                     instancePath: instancePath + '/intake/attachments/max_bytes',
                     schemaPath: '#/properties/intake/properties/attachments/properties/max_bytes/minimum',
                     keyword: 'minimum',
@@ -1942,18 +2007,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err80];
+                    vErrors = [err83];
                   } else {
-                    vErrors.push(err80);
+                    vErrors.push(err83);
                   }
                   errors++;
                 }
               }
             }
-            if (data41.inline_bytes !== undefined) {
-              let data44 = data41.inline_bytes;
-              if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44))) {
-                const err81 = {
+            if (data44.inline_bytes !== undefined) {
+              let data47 = data44.inline_bytes;
+              if (!(typeof data47 == 'number' && !(data47 % 1) && !isNaN(data47))) {
+                const err84 = {
                   instancePath: instancePath + '/intake/attachments/inline_bytes',
                   schemaPath: '#/properties/intake/properties/attachments/properties/inline_bytes/type',
                   keyword: 'type',
@@ -1961,15 +2026,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err81];
+                  vErrors = [err84];
                 } else {
-                  vErrors.push(err81);
+                  vErrors.push(err84);
                 }
                 errors++;
               }
-              if (typeof data44 == 'number') {
-                if (data44 < 0 || isNaN(data44)) {
-                  const err82 = {
+              if (typeof data47 == 'number') {
+                if (data47 < 0 || isNaN(data47)) {
+                  const err85 = {
                     instancePath: instancePath + '/intake/attachments/inline_bytes',
                     schemaPath: '#/properties/intake/properties/attachments/properties/inline_bytes/minimum',
                     keyword: 'minimum',
@@ -1977,75 +2042,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err82];
+                    vErrors = [err85];
                   } else {
-                    vErrors.push(err82);
+                    vErrors.push(err85);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err83 = {
+            const err86 = {
               instancePath: instancePath + '/intake/attachments',
               schemaPath: '#/properties/intake/properties/attachments/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err83];
-            } else {
-              vErrors.push(err83);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err84 = {
-          instancePath: instancePath + '/intake',
-          schemaPath: '#/properties/intake/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err84];
-        } else {
-          vErrors.push(err84);
-        }
-        errors++;
-      }
-    }
-    if (data.message !== undefined) {
-      let data45 = data.message;
-      if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
-        for (const key10 in data45) {
-          if (!(key10 === 'schema' || key10 === 'max_depth' || key10 === 'format')) {
-            const err85 = {
-              instancePath: instancePath + '/message',
-              schemaPath: '#/properties/message/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key10 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err85];
-            } else {
-              vErrors.push(err85);
-            }
-            errors++;
-          }
-        }
-        if (data45.schema !== undefined) {
-          let data46 = data45.schema;
-          if (typeof data46 !== 'string' && data46 !== null) {
-            const err86 = {
-              instancePath: instancePath + '/message/schema',
-              schemaPath: '#/properties/message/properties/schema/type',
-              keyword: 'type',
-              params: { type: schema11.properties.message.properties.schema.type },
-              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err86];
@@ -2055,65 +2066,69 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data45.max_depth !== undefined) {
-          let data47 = data45.max_depth;
-          if (!(typeof data47 == 'number' && !(data47 % 1) && !isNaN(data47))) {
-            const err87 = {
+      } else {
+        const err87 = {
+          instancePath: instancePath + '/intake',
+          schemaPath: '#/properties/intake/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err87];
+        } else {
+          vErrors.push(err87);
+        }
+        errors++;
+      }
+    }
+    if (data.message !== undefined) {
+      let data48 = data.message;
+      if (data48 && typeof data48 == 'object' && !Array.isArray(data48)) {
+        for (const key10 in data48) {
+          if (!(key10 === 'schema' || key10 === 'max_depth' || key10 === 'format')) {
+            const err88 = {
+              instancePath: instancePath + '/message',
+              schemaPath: '#/properties/message/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key10 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err88];
+            } else {
+              vErrors.push(err88);
+            }
+            errors++;
+          }
+        }
+        if (data48.schema !== undefined) {
+          let data49 = data48.schema;
+          if (typeof data49 !== 'string' && data49 !== null) {
+            const err89 = {
+              instancePath: instancePath + '/message/schema',
+              schemaPath: '#/properties/message/properties/schema/type',
+              keyword: 'type',
+              params: { type: schema11.properties.message.properties.schema.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err89];
+            } else {
+              vErrors.push(err89);
+            }
+            errors++;
+          }
+        }
+        if (data48.max_depth !== undefined) {
+          let data50 = data48.max_depth;
+          if (!(typeof data50 == 'number' && !(data50 % 1) && !isNaN(data50))) {
+            const err90 = {
               instancePath: instancePath + '/message/max_depth',
               schemaPath: '#/properties/message/properties/max_depth/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err87];
-            } else {
-              vErrors.push(err87);
-            }
-            errors++;
-          }
-          if (typeof data47 == 'number') {
-            if (data47 > 1000 || isNaN(data47)) {
-              const err88 = {
-                instancePath: instancePath + '/message/max_depth',
-                schemaPath: '#/properties/message/properties/max_depth/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 1000 },
-                message: 'must be <= 1000',
-              };
-              if (vErrors === null) {
-                vErrors = [err88];
-              } else {
-                vErrors.push(err88);
-              }
-              errors++;
-            }
-            if (data47 < 4 || isNaN(data47)) {
-              const err89 = {
-                instancePath: instancePath + '/message/max_depth',
-                schemaPath: '#/properties/message/properties/max_depth/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 4 },
-                message: 'must be >= 4',
-              };
-              if (vErrors === null) {
-                vErrors = [err89];
-              } else {
-                vErrors.push(err89);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data45.format !== undefined) {
-          let data48 = data45.format;
-          if (!(data48 === 'sentient' || data48 === 'sacp')) {
-            const err90 = {
-              instancePath: instancePath + '/message/format',
-              schemaPath: '#/properties/message/properties/format/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.message.properties.format.enum },
-              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err90];
@@ -2122,9 +2137,59 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
+          if (typeof data50 == 'number') {
+            if (data50 > 1000 || isNaN(data50)) {
+              const err91 = {
+                instancePath: instancePath + '/message/max_depth',
+                schemaPath: '#/properties/message/properties/max_depth/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 1000 },
+                message: 'must be <= 1000',
+              };
+              if (vErrors === null) {
+                vErrors = [err91];
+              } else {
+                vErrors.push(err91);
+              }
+              errors++;
+            }
+            if (data50 < 4 || isNaN(data50)) {
+              const err92 = {
+                instancePath: instancePath + '/message/max_depth',
+                schemaPath: '#/properties/message/properties/max_depth/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 4 },
+                message: 'must be >= 4',
+              };
+              if (vErrors === null) {
+                vErrors = [err92];
+              } else {
+                vErrors.push(err92);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data48.format !== undefined) {
+          let data51 = data48.format;
+          if (!(data51 === 'sentient' || data51 === 'sacp')) {
+            const err93 = {
+              instancePath: instancePath + '/message/format',
+              schemaPath: '#/properties/message/properties/format/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.message.properties.format.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err93];
+            } else {
+              vErrors.push(err93);
+            }
+            errors++;
+          }
         }
       } else {
-        const err91 = {
+        const err94 = {
           instancePath: instancePath + '/message',
           schemaPath: '#/properties/message/type',
           keyword: 'type',
@@ -2132,78 +2197,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err91];
+          vErrors = [err94];
         } else {
-          vErrors.push(err91);
+          vErrors.push(err94);
         }
         errors++;
       }
     }
     if (data.prompt !== undefined) {
-      let data49 = data.prompt;
-      if (data49 && typeof data49 == 'object' && !Array.isArray(data49)) {
-        for (const key11 in data49) {
+      let data52 = data.prompt;
+      if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
+        for (const key11 in data52) {
           if (!(key11 === 'include')) {
-            const err92 = {
+            const err95 = {
               instancePath: instancePath + '/prompt',
               schemaPath: '#/properties/prompt/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key11 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err92];
-            } else {
-              vErrors.push(err92);
-            }
-            errors++;
-          }
-        }
-        if (data49.include !== undefined) {
-          let data50 = data49.include;
-          if (Array.isArray(data50)) {
-            const len0 = data50.length;
-            for (let i0 = 0; i0 < len0; i0++) {
-              let data51 = data50[i0];
-              if (typeof data51 === 'string') {
-                if (func3(data51) < 1) {
-                  const err93 = {
-                    instancePath: instancePath + '/prompt/include/' + i0,
-                    schemaPath: '#/properties/prompt/properties/include/items/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err93];
-                  } else {
-                    vErrors.push(err93);
-                  }
-                  errors++;
-                }
-              } else {
-                const err94 = {
-                  instancePath: instancePath + '/prompt/include/' + i0,
-                  schemaPath: '#/properties/prompt/properties/include/items/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err94];
-                } else {
-                  vErrors.push(err94);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err95 = {
-              instancePath: instancePath + '/prompt/include',
-              schemaPath: '#/properties/prompt/properties/include/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
             };
             if (vErrors === null) {
               vErrors = [err95];
@@ -2213,51 +2224,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-      } else {
-        const err96 = {
-          instancePath: instancePath + '/prompt',
-          schemaPath: '#/properties/prompt/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err96];
-        } else {
-          vErrors.push(err96);
-        }
-        errors++;
-      }
-    }
-    if (data.daemon !== undefined) {
-      let data52 = data.daemon;
-      if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
-        for (const key12 in data52) {
-          if (!(key12 === 'shutdown_grace_ms' || key12 === 'fsync')) {
-            const err97 = {
-              instancePath: instancePath + '/daemon',
-              schemaPath: '#/properties/daemon/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key12 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err97];
-            } else {
-              vErrors.push(err97);
+        if (data52.include !== undefined) {
+          let data53 = data52.include;
+          if (Array.isArray(data53)) {
+            const len0 = data53.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data54 = data53[i0];
+              if (typeof data54 === 'string') {
+                if (func3(data54) < 1) {
+                  const err96 = {
+                    instancePath: instancePath + '/prompt/include/' + i0,
+                    schemaPath: '#/properties/prompt/properties/include/items/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err96];
+                  } else {
+                    vErrors.push(err96);
+                  }
+                  errors++;
+                }
+              } else {
+                const err97 = {
+                  instancePath: instancePath + '/prompt/include/' + i0,
+                  schemaPath: '#/properties/prompt/properties/include/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err97];
+                } else {
+                  vErrors.push(err97);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data52.shutdown_grace_ms !== undefined) {
-          let data53 = data52.shutdown_grace_ms;
-          if (!(typeof data53 == 'number' && !(data53 % 1) && !isNaN(data53))) {
+          } else {
             const err98 = {
-              instancePath: instancePath + '/daemon/shutdown_grace_ms',
-              schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/type',
+              instancePath: instancePath + '/prompt/include',
+              schemaPath: '#/properties/prompt/properties/include/type',
               keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+              params: { type: 'array' },
+              message: 'must be array',
             };
             if (vErrors === null) {
               vErrors = [err98];
@@ -2266,32 +2277,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data53 == 'number') {
-            if (data53 < 0 || isNaN(data53)) {
-              const err99 = {
-                instancePath: instancePath + '/daemon/shutdown_grace_ms',
-                schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err99];
-              } else {
-                vErrors.push(err99);
-              }
-              errors++;
-            }
-          }
         }
-        if (data52.fsync !== undefined) {
-          if (typeof data52.fsync !== 'boolean') {
+      } else {
+        const err99 = {
+          instancePath: instancePath + '/prompt',
+          schemaPath: '#/properties/prompt/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err99];
+        } else {
+          vErrors.push(err99);
+        }
+        errors++;
+      }
+    }
+    if (data.daemon !== undefined) {
+      let data55 = data.daemon;
+      if (data55 && typeof data55 == 'object' && !Array.isArray(data55)) {
+        for (const key12 in data55) {
+          if (!(key12 === 'shutdown_grace_ms' || key12 === 'fsync')) {
             const err100 = {
-              instancePath: instancePath + '/daemon/fsync',
-              schemaPath: '#/properties/daemon/properties/fsync/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
+              instancePath: instancePath + '/daemon',
+              schemaPath: '#/properties/daemon/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key12 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err100];
@@ -2301,56 +2314,49 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-      } else {
-        const err101 = {
-          instancePath: instancePath + '/daemon',
-          schemaPath: '#/properties/daemon/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err101];
-        } else {
-          vErrors.push(err101);
-        }
-        errors++;
-      }
-    }
-    if (data.audit !== undefined) {
-      let data55 = data.audit;
-      if (data55 && typeof data55 == 'object' && !Array.isArray(data55)) {
-        for (const key13 in data55) {
-          if (!(
-            key13 === 'signing_key' ||
-            key13 === 'checkpoint_ms' ||
-            key13 === 'witnesses' ||
-            key13 === 'retention'
-          )) {
-            const err102 = {
-              instancePath: instancePath + '/audit',
-              schemaPath: '#/properties/audit/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key13 },
-              message: 'must NOT have additional properties',
+        if (data55.shutdown_grace_ms !== undefined) {
+          let data56 = data55.shutdown_grace_ms;
+          if (!(typeof data56 == 'number' && !(data56 % 1) && !isNaN(data56))) {
+            const err101 = {
+              instancePath: instancePath + '/daemon/shutdown_grace_ms',
+              schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err102];
+              vErrors = [err101];
             } else {
-              vErrors.push(err102);
+              vErrors.push(err101);
             }
             errors++;
           }
+          if (typeof data56 == 'number') {
+            if (data56 < 0 || isNaN(data56)) {
+              const err102 = {
+                instancePath: instancePath + '/daemon/shutdown_grace_ms',
+                schemaPath: '#/properties/daemon/properties/shutdown_grace_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err102];
+              } else {
+                vErrors.push(err102);
+              }
+              errors++;
+            }
+          }
         }
-        if (data55.signing_key !== undefined) {
-          let data56 = data55.signing_key;
-          if (typeof data56 !== 'string' && data56 !== null) {
+        if (data55.fsync !== undefined) {
+          if (typeof data55.fsync !== 'boolean') {
             const err103 = {
-              instancePath: instancePath + '/audit/signing_key',
-              schemaPath: '#/properties/audit/properties/signing_key/type',
+              instancePath: instancePath + '/daemon/fsync',
+              schemaPath: '#/properties/daemon/properties/fsync/type',
               keyword: 'type',
-              params: { type: schema11.properties.audit.properties.signing_key.type },
-              message: 'must be string,null',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
             };
             if (vErrors === null) {
               vErrors = [err103];
@@ -2360,10 +2366,69 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data55.checkpoint_ms !== undefined) {
-          let data57 = data55.checkpoint_ms;
-          if (!(typeof data57 == 'number' && !(data57 % 1) && !isNaN(data57))) {
-            const err104 = {
+      } else {
+        const err104 = {
+          instancePath: instancePath + '/daemon',
+          schemaPath: '#/properties/daemon/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err104];
+        } else {
+          vErrors.push(err104);
+        }
+        errors++;
+      }
+    }
+    if (data.audit !== undefined) {
+      let data58 = data.audit;
+      if (data58 && typeof data58 == 'object' && !Array.isArray(data58)) {
+        for (const key13 in data58) {
+          if (!(
+            key13 === 'signing_key' ||
+            key13 === 'checkpoint_ms' ||
+            key13 === 'witnesses' ||
+            key13 === 'retention'
+          )) {
+            const err105 = {
+              instancePath: instancePath + '/audit',
+              schemaPath: '#/properties/audit/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key13 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err105];
+            } else {
+              vErrors.push(err105);
+            }
+            errors++;
+          }
+        }
+        if (data58.signing_key !== undefined) {
+          let data59 = data58.signing_key;
+          if (typeof data59 !== 'string' && data59 !== null) {
+            const err106 = {
+              instancePath: instancePath + '/audit/signing_key',
+              schemaPath: '#/properties/audit/properties/signing_key/type',
+              keyword: 'type',
+              params: { type: schema11.properties.audit.properties.signing_key.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err106];
+            } else {
+              vErrors.push(err106);
+            }
+            errors++;
+          }
+        }
+        if (data58.checkpoint_ms !== undefined) {
+          let data60 = data58.checkpoint_ms;
+          if (!(typeof data60 == 'number' && !(data60 % 1) && !isNaN(data60))) {
+            const err107 = {
               instancePath: instancePath + '/audit/checkpoint_ms',
               schemaPath: '#/properties/audit/properties/checkpoint_ms/type',
               keyword: 'type',
@@ -2371,15 +2436,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err104];
+              vErrors = [err107];
             } else {
-              vErrors.push(err104);
+              vErrors.push(err107);
             }
             errors++;
           }
-          if (typeof data57 == 'number') {
-            if (data57 < 1 || isNaN(data57)) {
-              const err105 = {
+          if (typeof data60 == 'number') {
+            if (data60 < 1 || isNaN(data60)) {
+              const err108 = {
                 instancePath: instancePath + '/audit/checkpoint_ms',
                 schemaPath: '#/properties/audit/properties/checkpoint_ms/minimum',
                 keyword: 'minimum',
@@ -2387,23 +2452,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err105];
+                vErrors = [err108];
               } else {
-                vErrors.push(err105);
+                vErrors.push(err108);
               }
               errors++;
             }
           }
         }
-        if (data55.witnesses !== undefined) {
-          let data58 = data55.witnesses;
-          if (Array.isArray(data58)) {
-            const len1 = data58.length;
+        if (data58.witnesses !== undefined) {
+          let data61 = data58.witnesses;
+          if (Array.isArray(data61)) {
+            const len1 = data61.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              let data59 = data58[i1];
-              if (typeof data59 === 'string') {
-                if (func3(data59) < 1) {
-                  const err106 = {
+              let data62 = data61[i1];
+              if (typeof data62 === 'string') {
+                if (func3(data62) < 1) {
+                  const err109 = {
                     instancePath: instancePath + '/audit/witnesses/' + i1,
                     schemaPath: '#/properties/audit/properties/witnesses/items/minLength',
                     keyword: 'minLength',
@@ -2411,73 +2476,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err106];
+                    vErrors = [err109];
                   } else {
-                    vErrors.push(err106);
+                    vErrors.push(err109);
                   }
                   errors++;
                 }
               } else {
-                const err107 = {
+                const err110 = {
                   instancePath: instancePath + '/audit/witnesses/' + i1,
                   schemaPath: '#/properties/audit/properties/witnesses/items/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err107];
-                } else {
-                  vErrors.push(err107);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err108 = {
-              instancePath: instancePath + '/audit/witnesses',
-              schemaPath: '#/properties/audit/properties/witnesses/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err108];
-            } else {
-              vErrors.push(err108);
-            }
-            errors++;
-          }
-        }
-        if (data55.retention !== undefined) {
-          let data60 = data55.retention;
-          if (data60 && typeof data60 == 'object' && !Array.isArray(data60)) {
-            for (const key14 in data60) {
-              if (!(key14 === 'keep_days' || key14 === 'archive' || key14 === 'delete_after_days')) {
-                const err109 = {
-                  instancePath: instancePath + '/audit/retention',
-                  schemaPath: '#/properties/audit/properties/retention/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key14 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err109];
-                } else {
-                  vErrors.push(err109);
-                }
-                errors++;
-              }
-            }
-            if (data60.keep_days !== undefined) {
-              let data61 = data60.keep_days;
-              if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61)) && data61 !== null) {
-                const err110 = {
-                  instancePath: instancePath + '/audit/retention/keep_days',
-                  schemaPath: '#/properties/audit/properties/retention/properties/keep_days/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.audit.properties.retention.properties.keep_days.type },
-                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err110];
@@ -2486,32 +2497,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data61 == 'number') {
-                if (data61 < 1 || isNaN(data61)) {
-                  const err111 = {
-                    instancePath: instancePath + '/audit/retention/keep_days',
-                    schemaPath: '#/properties/audit/properties/retention/properties/keep_days/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err111];
-                  } else {
-                    vErrors.push(err111);
-                  }
-                  errors++;
-                }
-              }
             }
-            if (data60.archive !== undefined) {
-              if (!(data60.archive === 'gzip')) {
+          } else {
+            const err111 = {
+              instancePath: instancePath + '/audit/witnesses',
+              schemaPath: '#/properties/audit/properties/witnesses/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err111];
+            } else {
+              vErrors.push(err111);
+            }
+            errors++;
+          }
+        }
+        if (data58.retention !== undefined) {
+          let data63 = data58.retention;
+          if (data63 && typeof data63 == 'object' && !Array.isArray(data63)) {
+            for (const key14 in data63) {
+              if (!(key14 === 'keep_days' || key14 === 'archive' || key14 === 'delete_after_days')) {
                 const err112 = {
-                  instancePath: instancePath + '/audit/retention/archive',
-                  schemaPath: '#/properties/audit/properties/retention/properties/archive/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.audit.properties.retention.properties.archive.enum },
-                  message: 'must be equal to one of the allowed values',
+                  instancePath: instancePath + '/audit/retention',
+                  schemaPath: '#/properties/audit/properties/retention/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key14 },
+                  message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
                   vErrors = [err112];
@@ -2521,14 +2534,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data60.delete_after_days !== undefined) {
-              let data63 = data60.delete_after_days;
-              if (!(typeof data63 == 'number' && !(data63 % 1) && !isNaN(data63)) && data63 !== null) {
+            if (data63.keep_days !== undefined) {
+              let data64 = data63.keep_days;
+              if (!(typeof data64 == 'number' && !(data64 % 1) && !isNaN(data64)) && data64 !== null) {
                 const err113 = {
-                  instancePath: instancePath + '/audit/retention/delete_after_days',
-                  schemaPath: '#/properties/audit/properties/retention/properties/delete_after_days/type',
+                  instancePath: instancePath + '/audit/retention/keep_days',
+                  schemaPath: '#/properties/audit/properties/retention/properties/keep_days/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.audit.properties.retention.properties.delete_after_days.type },
+                  params: { type: schema11.properties.audit.properties.retention.properties.keep_days.type },
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
@@ -2538,11 +2551,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data63 == 'number') {
-                if (data63 < 1 || isNaN(data63)) {
+              if (typeof data64 == 'number') {
+                if (data64 < 1 || isNaN(data64)) {
                   const err114 = {
-                    instancePath: instancePath + '/audit/retention/delete_after_days',
-                    schemaPath: '#/properties/audit/properties/retention/properties/delete_after_days/minimum',
+                    instancePath: instancePath + '/audit/retention/keep_days',
+                    schemaPath: '#/properties/audit/properties/retention/properties/keep_days/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 1 },
                     message: 'must be >= 1',
@@ -2556,67 +2569,65 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
+            if (data63.archive !== undefined) {
+              if (!(data63.archive === 'gzip')) {
+                const err115 = {
+                  instancePath: instancePath + '/audit/retention/archive',
+                  schemaPath: '#/properties/audit/properties/retention/properties/archive/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.audit.properties.retention.properties.archive.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err115];
+                } else {
+                  vErrors.push(err115);
+                }
+                errors++;
+              }
+            }
+            if (data63.delete_after_days !== undefined) {
+              let data66 = data63.delete_after_days;
+              if (!(typeof data66 == 'number' && !(data66 % 1) && !isNaN(data66)) && data66 !== null) {
+                const err116 = {
+                  instancePath: instancePath + '/audit/retention/delete_after_days',
+                  schemaPath: '#/properties/audit/properties/retention/properties/delete_after_days/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.audit.properties.retention.properties.delete_after_days.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err116];
+                } else {
+                  vErrors.push(err116);
+                }
+                errors++;
+              }
+              if (typeof data66 == 'number') {
+                if (data66 < 1 || isNaN(data66)) {
+                  const err117 = {
+                    instancePath: instancePath + '/audit/retention/delete_after_days',
+                    schemaPath: '#/properties/audit/properties/retention/properties/delete_after_days/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err117];
+                  } else {
+                    vErrors.push(err117);
+                  }
+                  errors++;
+                }
+              }
+            }
           } else {
-            const err115 = {
+            const err118 = {
               instancePath: instancePath + '/audit/retention',
               schemaPath: '#/properties/audit/properties/retention/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err115];
-            } else {
-              vErrors.push(err115);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err116 = {
-          instancePath: instancePath + '/audit',
-          schemaPath: '#/properties/audit/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err116];
-        } else {
-          vErrors.push(err116);
-        }
-        errors++;
-      }
-    }
-    if (data.telemetry !== undefined) {
-      let data64 = data.telemetry;
-      if (data64 && typeof data64 == 'object' && !Array.isArray(data64)) {
-        for (const key15 in data64) {
-          if (!(key15 === 'otlp_endpoint' || key15 === 'capture_content' || key15 === 'service_name')) {
-            const err117 = {
-              instancePath: instancePath + '/telemetry',
-              schemaPath: '#/properties/telemetry/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key15 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err117];
-            } else {
-              vErrors.push(err117);
-            }
-            errors++;
-          }
-        }
-        if (data64.otlp_endpoint !== undefined) {
-          let data65 = data64.otlp_endpoint;
-          if (typeof data65 !== 'string' && data65 !== null) {
-            const err118 = {
-              instancePath: instancePath + '/telemetry/otlp_endpoint',
-              schemaPath: '#/properties/telemetry/properties/otlp_endpoint/type',
-              keyword: 'type',
-              params: { type: schema11.properties.telemetry.properties.otlp_endpoint.type },
-              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err118];
@@ -2625,32 +2636,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data65 === 'string') {
-            if (!pattern1.test(data65)) {
-              const err119 = {
-                instancePath: instancePath + '/telemetry/otlp_endpoint',
-                schemaPath: '#/properties/telemetry/properties/otlp_endpoint/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^https?://' },
-                message: 'must match pattern "' + '^https?://' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err119];
-              } else {
-                vErrors.push(err119);
-              }
-              errors++;
-            }
-          }
         }
-        if (data64.capture_content !== undefined) {
-          if (typeof data64.capture_content !== 'boolean') {
+      } else {
+        const err119 = {
+          instancePath: instancePath + '/audit',
+          schemaPath: '#/properties/audit/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err119];
+        } else {
+          vErrors.push(err119);
+        }
+        errors++;
+      }
+    }
+    if (data.telemetry !== undefined) {
+      let data67 = data.telemetry;
+      if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
+        for (const key15 in data67) {
+          if (!(key15 === 'otlp_endpoint' || key15 === 'capture_content' || key15 === 'service_name')) {
             const err120 = {
-              instancePath: instancePath + '/telemetry/capture_content',
-              schemaPath: '#/properties/telemetry/properties/capture_content/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
+              instancePath: instancePath + '/telemetry',
+              schemaPath: '#/properties/telemetry/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key15 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err120];
@@ -2660,11 +2673,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data64.service_name !== undefined) {
-          let data67 = data64.service_name;
-          if (typeof data67 === 'string') {
-            if (func3(data67) < 1) {
-              const err121 = {
+        if (data67.otlp_endpoint !== undefined) {
+          let data68 = data67.otlp_endpoint;
+          if (typeof data68 !== 'string' && data68 !== null) {
+            const err121 = {
+              instancePath: instancePath + '/telemetry/otlp_endpoint',
+              schemaPath: '#/properties/telemetry/properties/otlp_endpoint/type',
+              keyword: 'type',
+              params: { type: schema11.properties.telemetry.properties.otlp_endpoint.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err121];
+            } else {
+              vErrors.push(err121);
+            }
+            errors++;
+          }
+          if (typeof data68 === 'string') {
+            if (!pattern1.test(data68)) {
+              const err122 = {
+                instancePath: instancePath + '/telemetry/otlp_endpoint',
+                schemaPath: '#/properties/telemetry/properties/otlp_endpoint/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^https?://' },
+                message: 'must match pattern "' + '^https?://' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err122];
+              } else {
+                vErrors.push(err122);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data67.capture_content !== undefined) {
+          if (typeof data67.capture_content !== 'boolean') {
+            const err123 = {
+              instancePath: instancePath + '/telemetry/capture_content',
+              schemaPath: '#/properties/telemetry/properties/capture_content/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err123];
+            } else {
+              vErrors.push(err123);
+            }
+            errors++;
+          }
+        }
+        if (data67.service_name !== undefined) {
+          let data70 = data67.service_name;
+          if (typeof data70 === 'string') {
+            if (func3(data70) < 1) {
+              const err124 = {
                 instancePath: instancePath + '/telemetry/service_name',
                 schemaPath: '#/properties/telemetry/properties/service_name/minLength',
                 keyword: 'minLength',
@@ -2672,73 +2737,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
-                vErrors = [err121];
+                vErrors = [err124];
               } else {
-                vErrors.push(err121);
+                vErrors.push(err124);
               }
               errors++;
             }
           } else {
-            const err122 = {
+            const err125 = {
               instancePath: instancePath + '/telemetry/service_name',
               schemaPath: '#/properties/telemetry/properties/service_name/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err122];
-            } else {
-              vErrors.push(err122);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err123 = {
-          instancePath: instancePath + '/telemetry',
-          schemaPath: '#/properties/telemetry/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err123];
-        } else {
-          vErrors.push(err123);
-        }
-        errors++;
-      }
-    }
-    if (data.http !== undefined) {
-      let data68 = data.http;
-      if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
-        for (const key16 in data68) {
-          if (!func2.call(schema11.properties.http.properties, key16)) {
-            const err124 = {
-              instancePath: instancePath + '/http',
-              schemaPath: '#/properties/http/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key16 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err124];
-            } else {
-              vErrors.push(err124);
-            }
-            errors++;
-          }
-        }
-        if (data68.listen !== undefined) {
-          let data69 = data68.listen;
-          if (typeof data69 !== 'string' && data69 !== null) {
-            const err125 = {
-              instancePath: instancePath + '/http/listen',
-              schemaPath: '#/properties/http/properties/listen/type',
-              keyword: 'type',
-              params: { type: schema11.properties.http.properties.listen.type },
-              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err125];
@@ -2747,9 +2758,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data69 === 'string') {
-            if (!pattern2.test(data69)) {
-              const err126 = {
+        }
+      } else {
+        const err126 = {
+          instancePath: instancePath + '/telemetry',
+          schemaPath: '#/properties/telemetry/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err126];
+        } else {
+          vErrors.push(err126);
+        }
+        errors++;
+      }
+    }
+    if (data.http !== undefined) {
+      let data71 = data.http;
+      if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
+        for (const key16 in data71) {
+          if (!func2.call(schema11.properties.http.properties, key16)) {
+            const err127 = {
+              instancePath: instancePath + '/http',
+              schemaPath: '#/properties/http/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key16 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err127];
+            } else {
+              vErrors.push(err127);
+            }
+            errors++;
+          }
+        }
+        if (data71.listen !== undefined) {
+          let data72 = data71.listen;
+          if (typeof data72 !== 'string' && data72 !== null) {
+            const err128 = {
+              instancePath: instancePath + '/http/listen',
+              schemaPath: '#/properties/http/properties/listen/type',
+              keyword: 'type',
+              params: { type: schema11.properties.http.properties.listen.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err128];
+            } else {
+              vErrors.push(err128);
+            }
+            errors++;
+          }
+          if (typeof data72 === 'string') {
+            if (!pattern2.test(data72)) {
+              const err129 = {
                 instancePath: instancePath + '/http/listen',
                 schemaPath: '#/properties/http/properties/listen/pattern',
                 keyword: 'pattern',
@@ -2757,23 +2822,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must match pattern "' + '^\\[?[^\\s]+\\]?:[0-9]{1,5}$' + '"',
               };
               if (vErrors === null) {
-                vErrors = [err126];
+                vErrors = [err129];
               } else {
-                vErrors.push(err126);
+                vErrors.push(err129);
               }
               errors++;
             }
           }
         }
-        if (data68.tokens !== undefined) {
-          let data70 = data68.tokens;
-          if (Array.isArray(data70)) {
-            const len2 = data70.length;
+        if (data71.tokens !== undefined) {
+          let data73 = data71.tokens;
+          if (Array.isArray(data73)) {
+            const len2 = data73.length;
             for (let i2 = 0; i2 < len2; i2++) {
-              let data71 = data70[i2];
-              if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
-                if (data71.user === undefined) {
-                  const err127 = {
+              let data74 = data73[i2];
+              if (data74 && typeof data74 == 'object' && !Array.isArray(data74)) {
+                if (data74.user === undefined) {
+                  const err130 = {
                     instancePath: instancePath + '/http/tokens/' + i2,
                     schemaPath: '#/properties/http/properties/tokens/items/required',
                     keyword: 'required',
@@ -2781,14 +2846,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'user' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err127];
+                    vErrors = [err130];
                   } else {
-                    vErrors.push(err127);
+                    vErrors.push(err130);
                   }
                   errors++;
                 }
-                if (data71.sha256 === undefined) {
-                  const err128 = {
+                if (data74.sha256 === undefined) {
+                  const err131 = {
                     instancePath: instancePath + '/http/tokens/' + i2,
                     schemaPath: '#/properties/http/properties/tokens/items/required',
                     keyword: 'required',
@@ -2796,15 +2861,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'sha256' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err128];
+                    vErrors = [err131];
                   } else {
-                    vErrors.push(err128);
+                    vErrors.push(err131);
                   }
                   errors++;
                 }
-                for (const key17 in data71) {
+                for (const key17 in data74) {
                   if (!(key17 === 'user' || key17 === 'sha256' || key17 === 'role')) {
-                    const err129 = {
+                    const err132 = {
                       instancePath: instancePath + '/http/tokens/' + i2,
                       schemaPath: '#/properties/http/properties/tokens/items/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2812,18 +2877,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err129];
+                      vErrors = [err132];
                     } else {
-                      vErrors.push(err129);
+                      vErrors.push(err132);
                     }
                     errors++;
                   }
                 }
-                if (data71.user !== undefined) {
-                  let data72 = data71.user;
-                  if (typeof data72 === 'string') {
-                    if (!pattern0.test(data72)) {
-                      const err130 = {
+                if (data74.user !== undefined) {
+                  let data75 = data74.user;
+                  if (typeof data75 === 'string') {
+                    if (!pattern0.test(data75)) {
+                      const err133 = {
                         instancePath: instancePath + '/http/tokens/' + i2 + '/user',
                         schemaPath: '#/properties/http/properties/tokens/items/properties/user/pattern',
                         keyword: 'pattern',
@@ -2831,71 +2896,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[A-Za-z0-9._@-]{1,128}$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err130];
+                        vErrors = [err133];
                       } else {
-                        vErrors.push(err130);
+                        vErrors.push(err133);
                       }
                       errors++;
                     }
                   } else {
-                    const err131 = {
+                    const err134 = {
                       instancePath: instancePath + '/http/tokens/' + i2 + '/user',
                       schemaPath: '#/properties/http/properties/tokens/items/properties/user/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err131];
-                    } else {
-                      vErrors.push(err131);
-                    }
-                    errors++;
-                  }
-                }
-                if (data71.sha256 !== undefined) {
-                  let data73 = data71.sha256;
-                  if (typeof data73 === 'string') {
-                    if (!pattern4.test(data73)) {
-                      const err132 = {
-                        instancePath: instancePath + '/http/tokens/' + i2 + '/sha256',
-                        schemaPath: '#/properties/http/properties/tokens/items/properties/sha256/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^[0-9a-fA-F]{64}$' },
-                        message: 'must match pattern "' + '^[0-9a-fA-F]{64}$' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err132];
-                      } else {
-                        vErrors.push(err132);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err133 = {
-                      instancePath: instancePath + '/http/tokens/' + i2 + '/sha256',
-                      schemaPath: '#/properties/http/properties/tokens/items/properties/sha256/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err133];
-                    } else {
-                      vErrors.push(err133);
-                    }
-                    errors++;
-                  }
-                }
-                if (data71.role !== undefined) {
-                  let data74 = data71.role;
-                  if (!(data74 === 'operator' || data74 === 'auditor' || data74 === 'admin')) {
-                    const err134 = {
-                      instancePath: instancePath + '/http/tokens/' + i2 + '/role',
-                      schemaPath: '#/properties/http/properties/tokens/items/properties/role/enum',
-                      keyword: 'enum',
-                      params: { allowedValues: schema11.properties.http.properties.tokens.items.properties.role.enum },
-                      message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
                       vErrors = [err134];
@@ -2905,8 +2918,60 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data74.sha256 !== undefined) {
+                  let data76 = data74.sha256;
+                  if (typeof data76 === 'string') {
+                    if (!pattern4.test(data76)) {
+                      const err135 = {
+                        instancePath: instancePath + '/http/tokens/' + i2 + '/sha256',
+                        schemaPath: '#/properties/http/properties/tokens/items/properties/sha256/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^[0-9a-fA-F]{64}$' },
+                        message: 'must match pattern "' + '^[0-9a-fA-F]{64}$' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err135];
+                      } else {
+                        vErrors.push(err135);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err136 = {
+                      instancePath: instancePath + '/http/tokens/' + i2 + '/sha256',
+                      schemaPath: '#/properties/http/properties/tokens/items/properties/sha256/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err136];
+                    } else {
+                      vErrors.push(err136);
+                    }
+                    errors++;
+                  }
+                }
+                if (data74.role !== undefined) {
+                  let data77 = data74.role;
+                  if (!(data77 === 'operator' || data77 === 'auditor' || data77 === 'admin')) {
+                    const err137 = {
+                      instancePath: instancePath + '/http/tokens/' + i2 + '/role',
+                      schemaPath: '#/properties/http/properties/tokens/items/properties/role/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema11.properties.http.properties.tokens.items.properties.role.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err137];
+                    } else {
+                      vErrors.push(err137);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err135 = {
+                const err138 = {
                   instancePath: instancePath + '/http/tokens/' + i2,
                   schemaPath: '#/properties/http/properties/tokens/items/type',
                   keyword: 'type',
@@ -2914,73 +2979,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err135];
+                  vErrors = [err138];
                 } else {
-                  vErrors.push(err135);
+                  vErrors.push(err138);
                 }
                 errors++;
               }
             }
           } else {
-            const err136 = {
+            const err139 = {
               instancePath: instancePath + '/http/tokens',
               schemaPath: '#/properties/http/properties/tokens/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err136];
-            } else {
-              vErrors.push(err136);
-            }
-            errors++;
-          }
-        }
-        if (data68.max_body_bytes !== undefined) {
-          let data75 = data68.max_body_bytes;
-          if (!(typeof data75 == 'number' && !(data75 % 1) && !isNaN(data75))) {
-            const err137 = {
-              instancePath: instancePath + '/http/max_body_bytes',
-              schemaPath: '#/properties/http/properties/max_body_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err137];
-            } else {
-              vErrors.push(err137);
-            }
-            errors++;
-          }
-          if (typeof data75 == 'number') {
-            if (data75 < 1 || isNaN(data75)) {
-              const err138 = {
-                instancePath: instancePath + '/http/max_body_bytes',
-                schemaPath: '#/properties/http/properties/max_body_bytes/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err138];
-              } else {
-                vErrors.push(err138);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data68.heartbeat_ms !== undefined) {
-          let data76 = data68.heartbeat_ms;
-          if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76))) {
-            const err139 = {
-              instancePath: instancePath + '/http/heartbeat_ms',
-              schemaPath: '#/properties/http/properties/heartbeat_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err139];
@@ -2989,29 +3001,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data76 == 'number') {
-            if (data76 > 15000 || isNaN(data76)) {
-              const err140 = {
-                instancePath: instancePath + '/http/heartbeat_ms',
-                schemaPath: '#/properties/http/properties/heartbeat_ms/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 15000 },
-                message: 'must be <= 15000',
-              };
-              if (vErrors === null) {
-                vErrors = [err140];
-              } else {
-                vErrors.push(err140);
-              }
-              errors++;
+        }
+        if (data71.max_body_bytes !== undefined) {
+          let data78 = data71.max_body_bytes;
+          if (!(typeof data78 == 'number' && !(data78 % 1) && !isNaN(data78))) {
+            const err140 = {
+              instancePath: instancePath + '/http/max_body_bytes',
+              schemaPath: '#/properties/http/properties/max_body_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err140];
+            } else {
+              vErrors.push(err140);
             }
-            if (data76 < 100 || isNaN(data76)) {
+            errors++;
+          }
+          if (typeof data78 == 'number') {
+            if (data78 < 1 || isNaN(data78)) {
               const err141 = {
-                instancePath: instancePath + '/http/heartbeat_ms',
-                schemaPath: '#/properties/http/properties/heartbeat_ms/minimum',
+                instancePath: instancePath + '/http/max_body_bytes',
+                schemaPath: '#/properties/http/properties/max_body_bytes/minimum',
                 keyword: 'minimum',
-                params: { comparison: '>=', limit: 100 },
-                message: 'must be >= 100',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
               };
               if (vErrors === null) {
                 vErrors = [err141];
@@ -3022,12 +3037,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data68.request_timeout_ms !== undefined) {
-          let data77 = data68.request_timeout_ms;
-          if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77))) {
+        if (data71.heartbeat_ms !== undefined) {
+          let data79 = data71.heartbeat_ms;
+          if (!(typeof data79 == 'number' && !(data79 % 1) && !isNaN(data79))) {
             const err142 = {
-              instancePath: instancePath + '/http/request_timeout_ms',
-              schemaPath: '#/properties/http/properties/request_timeout_ms/type',
+              instancePath: instancePath + '/http/heartbeat_ms',
+              schemaPath: '#/properties/http/properties/heartbeat_ms/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -3039,14 +3054,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data77 == 'number') {
-            if (data77 < 1 || isNaN(data77)) {
+          if (typeof data79 == 'number') {
+            if (data79 > 15000 || isNaN(data79)) {
               const err143 = {
-                instancePath: instancePath + '/http/request_timeout_ms',
-                schemaPath: '#/properties/http/properties/request_timeout_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
+                instancePath: instancePath + '/http/heartbeat_ms',
+                schemaPath: '#/properties/http/properties/heartbeat_ms/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 15000 },
+                message: 'must be <= 15000',
               };
               if (vErrors === null) {
                 vErrors = [err143];
@@ -3055,12 +3070,62 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data79 < 100 || isNaN(data79)) {
+              const err144 = {
+                instancePath: instancePath + '/http/heartbeat_ms',
+                schemaPath: '#/properties/http/properties/heartbeat_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 100 },
+                message: 'must be >= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err144];
+              } else {
+                vErrors.push(err144);
+              }
+              errors++;
+            }
           }
         }
-        if (data68.rate_limit !== undefined) {
-          let data78 = data68.rate_limit;
-          if (!(data78 && typeof data78 == 'object' && !Array.isArray(data78)) && data78 !== null) {
-            const err144 = {
+        if (data71.request_timeout_ms !== undefined) {
+          let data80 = data71.request_timeout_ms;
+          if (!(typeof data80 == 'number' && !(data80 % 1) && !isNaN(data80))) {
+            const err145 = {
+              instancePath: instancePath + '/http/request_timeout_ms',
+              schemaPath: '#/properties/http/properties/request_timeout_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err145];
+            } else {
+              vErrors.push(err145);
+            }
+            errors++;
+          }
+          if (typeof data80 == 'number') {
+            if (data80 < 1 || isNaN(data80)) {
+              const err146 = {
+                instancePath: instancePath + '/http/request_timeout_ms',
+                schemaPath: '#/properties/http/properties/request_timeout_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err146];
+              } else {
+                vErrors.push(err146);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data71.rate_limit !== undefined) {
+          let data81 = data71.rate_limit;
+          if (!(data81 && typeof data81 == 'object' && !Array.isArray(data81)) && data81 !== null) {
+            const err147 = {
               instancePath: instancePath + '/http/rate_limit',
               schemaPath: '#/properties/http/properties/rate_limit/type',
               keyword: 'type',
@@ -3068,16 +3133,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object,null',
             };
             if (vErrors === null) {
-              vErrors = [err144];
+              vErrors = [err147];
             } else {
-              vErrors.push(err144);
+              vErrors.push(err147);
             }
             errors++;
           }
-          if (data78 && typeof data78 == 'object' && !Array.isArray(data78)) {
-            for (const key18 in data78) {
+          if (data81 && typeof data81 == 'object' && !Array.isArray(data81)) {
+            for (const key18 in data81) {
               if (!(key18 === 'per_user_per_minute' || key18 === 'auth_failures_per_minute')) {
-                const err145 = {
+                const err148 = {
                   instancePath: instancePath + '/http/rate_limit',
                   schemaPath: '#/properties/http/properties/rate_limit/additionalProperties',
                   keyword: 'additionalProperties',
@@ -3085,17 +3150,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err145];
+                  vErrors = [err148];
                 } else {
-                  vErrors.push(err145);
+                  vErrors.push(err148);
                 }
                 errors++;
               }
             }
-            if (data78.per_user_per_minute !== undefined) {
-              let data79 = data78.per_user_per_minute;
-              if (!(typeof data79 == 'number' && !(data79 % 1) && !isNaN(data79)) && data79 !== null) {
-                const err146 = {
+            if (data81.per_user_per_minute !== undefined) {
+              let data82 = data81.per_user_per_minute;
+              if (!(typeof data82 == 'number' && !(data82 % 1) && !isNaN(data82)) && data82 !== null) {
+                const err149 = {
                   instancePath: instancePath + '/http/rate_limit/per_user_per_minute',
                   schemaPath: '#/properties/http/properties/rate_limit/properties/per_user_per_minute/type',
                   keyword: 'type',
@@ -3103,15 +3168,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err146];
+                  vErrors = [err149];
                 } else {
-                  vErrors.push(err146);
+                  vErrors.push(err149);
                 }
                 errors++;
               }
-              if (typeof data79 == 'number') {
-                if (data79 < 1 || isNaN(data79)) {
-                  const err147 = {
+              if (typeof data82 == 'number') {
+                if (data82 < 1 || isNaN(data82)) {
+                  const err150 = {
                     instancePath: instancePath + '/http/rate_limit/per_user_per_minute',
                     schemaPath: '#/properties/http/properties/rate_limit/properties/per_user_per_minute/minimum',
                     keyword: 'minimum',
@@ -3119,18 +3184,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err147];
+                    vErrors = [err150];
                   } else {
-                    vErrors.push(err147);
+                    vErrors.push(err150);
                   }
                   errors++;
                 }
               }
             }
-            if (data78.auth_failures_per_minute !== undefined) {
-              let data80 = data78.auth_failures_per_minute;
-              if (!(typeof data80 == 'number' && !(data80 % 1) && !isNaN(data80)) && data80 !== null) {
-                const err148 = {
+            if (data81.auth_failures_per_minute !== undefined) {
+              let data83 = data81.auth_failures_per_minute;
+              if (!(typeof data83 == 'number' && !(data83 % 1) && !isNaN(data83)) && data83 !== null) {
+                const err151 = {
                   instancePath: instancePath + '/http/rate_limit/auth_failures_per_minute',
                   schemaPath: '#/properties/http/properties/rate_limit/properties/auth_failures_per_minute/type',
                   keyword: 'type',
@@ -3140,15 +3205,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err148];
+                  vErrors = [err151];
                 } else {
-                  vErrors.push(err148);
+                  vErrors.push(err151);
                 }
                 errors++;
               }
-              if (typeof data80 == 'number') {
-                if (data80 < 1 || isNaN(data80)) {
-                  const err149 = {
+              if (typeof data83 == 'number') {
+                if (data83 < 1 || isNaN(data83)) {
+                  const err152 = {
                     instancePath: instancePath + '/http/rate_limit/auth_failures_per_minute',
                     schemaPath: '#/properties/http/properties/rate_limit/properties/auth_failures_per_minute/minimum',
                     keyword: 'minimum',
@@ -3156,9 +3221,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err149];
+                    vErrors = [err152];
                   } else {
-                    vErrors.push(err149);
+                    vErrors.push(err152);
                   }
                   errors++;
                 }
@@ -3166,10 +3231,10 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data68.max_queued !== undefined) {
-          let data81 = data68.max_queued;
-          if (!(typeof data81 == 'number' && !(data81 % 1) && !isNaN(data81)) && data81 !== null) {
-            const err150 = {
+        if (data71.max_queued !== undefined) {
+          let data84 = data71.max_queued;
+          if (!(typeof data84 == 'number' && !(data84 % 1) && !isNaN(data84)) && data84 !== null) {
+            const err153 = {
               instancePath: instancePath + '/http/max_queued',
               schemaPath: '#/properties/http/properties/max_queued/type',
               keyword: 'type',
@@ -3177,15 +3242,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer,null',
             };
             if (vErrors === null) {
-              vErrors = [err150];
+              vErrors = [err153];
             } else {
-              vErrors.push(err150);
+              vErrors.push(err153);
             }
             errors++;
           }
-          if (typeof data81 == 'number') {
-            if (data81 < 1 || isNaN(data81)) {
-              const err151 = {
+          if (typeof data84 == 'number') {
+            if (data84 < 1 || isNaN(data84)) {
+              const err154 = {
                 instancePath: instancePath + '/http/max_queued',
                 schemaPath: '#/properties/http/properties/max_queued/minimum',
                 keyword: 'minimum',
@@ -3193,20 +3258,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err151];
+                vErrors = [err154];
               } else {
-                vErrors.push(err151);
+                vErrors.push(err154);
               }
               errors++;
             }
           }
         }
-        if (data68.cors !== undefined) {
-          let data82 = data68.cors;
-          if (data82 && typeof data82 == 'object' && !Array.isArray(data82)) {
-            for (const key19 in data82) {
+        if (data71.cors !== undefined) {
+          let data85 = data71.cors;
+          if (data85 && typeof data85 == 'object' && !Array.isArray(data85)) {
+            for (const key19 in data85) {
               if (!(key19 === 'origins')) {
-                const err152 = {
+                const err155 = {
                   instancePath: instancePath + '/http/cors',
                   schemaPath: '#/properties/http/properties/cors/additionalProperties',
                   keyword: 'additionalProperties',
@@ -3214,22 +3279,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err152];
+                  vErrors = [err155];
                 } else {
-                  vErrors.push(err152);
+                  vErrors.push(err155);
                 }
                 errors++;
               }
             }
-            if (data82.origins !== undefined) {
-              let data83 = data82.origins;
-              if (Array.isArray(data83)) {
-                const len3 = data83.length;
+            if (data85.origins !== undefined) {
+              let data86 = data85.origins;
+              if (Array.isArray(data86)) {
+                const len3 = data86.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  let data84 = data83[i3];
-                  if (typeof data84 === 'string') {
-                    if (!pattern5.test(data84)) {
-                      const err153 = {
+                  let data87 = data86[i3];
+                  if (typeof data87 === 'string') {
+                    if (!pattern5.test(data87)) {
+                      const err156 = {
                         instancePath: instancePath + '/http/cors/origins/' + i3,
                         schemaPath: '#/properties/http/properties/cors/properties/origins/items/pattern',
                         keyword: 'pattern',
@@ -3237,14 +3302,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://[^/\\s]+$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err153];
+                        vErrors = [err156];
                       } else {
-                        vErrors.push(err153);
+                        vErrors.push(err156);
                       }
                       errors++;
                     }
                   } else {
-                    const err154 = {
+                    const err157 = {
                       instancePath: instancePath + '/http/cors/origins/' + i3,
                       schemaPath: '#/properties/http/properties/cors/properties/origins/items/type',
                       keyword: 'type',
@@ -3252,25 +3317,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err154];
+                      vErrors = [err157];
                     } else {
-                      vErrors.push(err154);
+                      vErrors.push(err157);
                     }
                     errors++;
                   }
                 }
-                let i4 = data83.length;
+                let i4 = data86.length;
                 let j0;
                 if (i4 > 1) {
                   const indices0 = {};
                   for (; i4--;) {
-                    let item0 = data83[i4];
+                    let item0 = data86[i4];
                     if (typeof item0 !== 'string') {
                       continue;
                     }
                     if (typeof indices0[item0] == 'number') {
                       j0 = indices0[item0];
-                      const err155 = {
+                      const err158 = {
                         instancePath: instancePath + '/http/cors/origins',
                         schemaPath: '#/properties/http/properties/cors/properties/origins/uniqueItems',
                         keyword: 'uniqueItems',
@@ -3278,9 +3343,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i4 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err155];
+                        vErrors = [err158];
                       } else {
-                        vErrors.push(err155);
+                        vErrors.push(err158);
                       }
                       errors++;
                       break;
@@ -3289,66 +3354,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err156 = {
+                const err159 = {
                   instancePath: instancePath + '/http/cors/origins',
                   schemaPath: '#/properties/http/properties/cors/properties/origins/type',
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err156];
-                } else {
-                  vErrors.push(err156);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err157 = {
-              instancePath: instancePath + '/http/cors',
-              schemaPath: '#/properties/http/properties/cors/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err157];
-            } else {
-              vErrors.push(err157);
-            }
-            errors++;
-          }
-        }
-        if (data68.auth !== undefined) {
-          let data85 = data68.auth;
-          if (data85 && typeof data85 == 'object' && !Array.isArray(data85)) {
-            for (const key20 in data85) {
-              if (!(key20 === 'jwt')) {
-                const err158 = {
-                  instancePath: instancePath + '/http/auth',
-                  schemaPath: '#/properties/http/properties/auth/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key20 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err158];
-                } else {
-                  vErrors.push(err158);
-                }
-                errors++;
-              }
-            }
-            if (data85.jwt !== undefined) {
-              let data86 = data85.jwt;
-              if (!(data86 && typeof data86 == 'object' && !Array.isArray(data86)) && data86 !== null) {
-                const err159 = {
-                  instancePath: instancePath + '/http/auth/jwt',
-                  schemaPath: '#/properties/http/properties/auth/properties/jwt/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.http.properties.auth.properties.jwt.type },
-                  message: 'must be object,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err159];
@@ -3357,9 +3368,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (data86 && typeof data86 == 'object' && !Array.isArray(data86)) {
-                if (data86.issuer === undefined) {
-                  const err160 = {
+            }
+          } else {
+            const err160 = {
+              instancePath: instancePath + '/http/cors',
+              schemaPath: '#/properties/http/properties/cors/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err160];
+            } else {
+              vErrors.push(err160);
+            }
+            errors++;
+          }
+        }
+        if (data71.auth !== undefined) {
+          let data88 = data71.auth;
+          if (data88 && typeof data88 == 'object' && !Array.isArray(data88)) {
+            for (const key20 in data88) {
+              if (!(key20 === 'jwt')) {
+                const err161 = {
+                  instancePath: instancePath + '/http/auth',
+                  schemaPath: '#/properties/http/properties/auth/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key20 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err161];
+                } else {
+                  vErrors.push(err161);
+                }
+                errors++;
+              }
+            }
+            if (data88.jwt !== undefined) {
+              let data89 = data88.jwt;
+              if (!(data89 && typeof data89 == 'object' && !Array.isArray(data89)) && data89 !== null) {
+                const err162 = {
+                  instancePath: instancePath + '/http/auth/jwt',
+                  schemaPath: '#/properties/http/properties/auth/properties/jwt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.http.properties.auth.properties.jwt.type },
+                  message: 'must be object,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err162];
+                } else {
+                  vErrors.push(err162);
+                }
+                errors++;
+              }
+              if (data89 && typeof data89 == 'object' && !Array.isArray(data89)) {
+                if (data89.issuer === undefined) {
+                  const err163 = {
                     instancePath: instancePath + '/http/auth/jwt',
                     schemaPath: '#/properties/http/properties/auth/properties/jwt/required',
                     keyword: 'required',
@@ -3367,14 +3432,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'issuer' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err160];
+                    vErrors = [err163];
                   } else {
-                    vErrors.push(err160);
+                    vErrors.push(err163);
                   }
                   errors++;
                 }
-                if (data86.audience === undefined) {
-                  const err161 = {
+                if (data89.audience === undefined) {
+                  const err164 = {
                     instancePath: instancePath + '/http/auth/jwt',
                     schemaPath: '#/properties/http/properties/auth/properties/jwt/required',
                     keyword: 'required',
@@ -3382,13 +3447,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'audience' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err161];
+                    vErrors = [err164];
                   } else {
-                    vErrors.push(err161);
+                    vErrors.push(err164);
                   }
                   errors++;
                 }
-                for (const key21 in data86) {
+                for (const key21 in data89) {
                   if (!(
                     key21 === 'issuer' ||
                     key21 === 'audience' ||
@@ -3398,7 +3463,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     key21 === 'role_claim' ||
                     key21 === 'algorithms'
                   )) {
-                    const err162 = {
+                    const err165 = {
                       instancePath: instancePath + '/http/auth/jwt',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3406,18 +3471,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err162];
+                      vErrors = [err165];
                     } else {
-                      vErrors.push(err162);
+                      vErrors.push(err165);
                     }
                     errors++;
                   }
                 }
-                if (data86.issuer !== undefined) {
-                  let data87 = data86.issuer;
-                  if (typeof data87 === 'string') {
-                    if (func3(data87) < 1) {
-                      const err163 = {
+                if (data89.issuer !== undefined) {
+                  let data90 = data89.issuer;
+                  if (typeof data90 === 'string') {
+                    if (func3(data90) < 1) {
+                      const err166 = {
                         instancePath: instancePath + '/http/auth/jwt/issuer',
                         schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/issuer/minLength',
                         keyword: 'minLength',
@@ -3425,14 +3490,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err163];
+                        vErrors = [err166];
                       } else {
-                        vErrors.push(err163);
+                        vErrors.push(err166);
                       }
                       errors++;
                     }
                   } else {
-                    const err164 = {
+                    const err167 = {
                       instancePath: instancePath + '/http/auth/jwt/issuer',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/issuer/type',
                       keyword: 'type',
@@ -3440,21 +3505,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err164];
+                      vErrors = [err167];
                     } else {
-                      vErrors.push(err164);
+                      vErrors.push(err167);
                     }
                     errors++;
                   }
                 }
-                if (data86.audience !== undefined) {
-                  let data88 = data86.audience;
-                  const _errs194 = errors;
+                if (data89.audience !== undefined) {
+                  let data91 = data89.audience;
+                  const _errs197 = errors;
                   let valid31 = false;
-                  const _errs195 = errors;
-                  if (typeof data88 === 'string') {
-                    if (func3(data88) < 1) {
-                      const err165 = {
+                  const _errs198 = errors;
+                  if (typeof data91 === 'string') {
+                    if (func3(data91) < 1) {
+                      const err168 = {
                         instancePath: instancePath + '/http/auth/jwt/audience',
                         schemaPath:
                           '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/0/minLength',
@@ -3463,14 +3528,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err165];
+                        vErrors = [err168];
                       } else {
-                        vErrors.push(err165);
+                        vErrors.push(err168);
                       }
                       errors++;
                     }
                   } else {
-                    const err166 = {
+                    const err169 = {
                       instancePath: instancePath + '/http/auth/jwt/audience',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/0/type',
                       keyword: 'type',
@@ -3478,19 +3543,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err166];
+                      vErrors = [err169];
                     } else {
-                      vErrors.push(err166);
+                      vErrors.push(err169);
                     }
                     errors++;
                   }
-                  var _valid0 = _errs195 === errors;
+                  var _valid0 = _errs198 === errors;
                   valid31 = valid31 || _valid0;
                   if (!valid31) {
-                    const _errs197 = errors;
-                    if (Array.isArray(data88)) {
-                      if (data88.length < 1) {
-                        const err167 = {
+                    const _errs200 = errors;
+                    if (Array.isArray(data91)) {
+                      if (data91.length < 1) {
+                        const err170 = {
                           instancePath: instancePath + '/http/auth/jwt/audience',
                           schemaPath:
                             '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/1/minItems',
@@ -3499,18 +3564,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 items',
                         };
                         if (vErrors === null) {
-                          vErrors = [err167];
+                          vErrors = [err170];
                         } else {
-                          vErrors.push(err167);
+                          vErrors.push(err170);
                         }
                         errors++;
                       }
-                      const len4 = data88.length;
+                      const len4 = data91.length;
                       for (let i5 = 0; i5 < len4; i5++) {
-                        let data89 = data88[i5];
-                        if (typeof data89 === 'string') {
-                          if (func3(data89) < 1) {
-                            const err168 = {
+                        let data92 = data91[i5];
+                        if (typeof data92 === 'string') {
+                          if (func3(data92) < 1) {
+                            const err171 = {
                               instancePath: instancePath + '/http/auth/jwt/audience/' + i5,
                               schemaPath:
                                 '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/1/items/minLength',
@@ -3519,14 +3584,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must NOT have fewer than 1 characters',
                             };
                             if (vErrors === null) {
-                              vErrors = [err168];
+                              vErrors = [err171];
                             } else {
-                              vErrors.push(err168);
+                              vErrors.push(err171);
                             }
                             errors++;
                           }
                         } else {
-                          const err169 = {
+                          const err172 = {
                             instancePath: instancePath + '/http/auth/jwt/audience/' + i5,
                             schemaPath:
                               '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/1/items/type',
@@ -3535,15 +3600,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be string',
                           };
                           if (vErrors === null) {
-                            vErrors = [err169];
+                            vErrors = [err172];
                           } else {
-                            vErrors.push(err169);
+                            vErrors.push(err172);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err170 = {
+                      const err173 = {
                         instancePath: instancePath + '/http/auth/jwt/audience',
                         schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/1/type',
                         keyword: 'type',
@@ -3551,17 +3616,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be array',
                       };
                       if (vErrors === null) {
-                        vErrors = [err170];
+                        vErrors = [err173];
                       } else {
-                        vErrors.push(err170);
+                        vErrors.push(err173);
                       }
                       errors++;
                     }
-                    var _valid0 = _errs197 === errors;
+                    var _valid0 = _errs200 === errors;
                     valid31 = valid31 || _valid0;
                   }
                   if (!valid31) {
-                    const err171 = {
+                    const err174 = {
                       instancePath: instancePath + '/http/auth/jwt/audience',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf',
                       keyword: 'anyOf',
@@ -3569,27 +3634,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err171];
+                      vErrors = [err174];
                     } else {
-                      vErrors.push(err171);
+                      vErrors.push(err174);
                     }
                     errors++;
                   } else {
-                    errors = _errs194;
+                    errors = _errs197;
                     if (vErrors !== null) {
-                      if (_errs194) {
-                        vErrors.length = _errs194;
+                      if (_errs197) {
+                        vErrors.length = _errs197;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data86.jwks_url !== undefined) {
-                  let data90 = data86.jwks_url;
-                  if (typeof data90 === 'string') {
-                    if (!pattern6.test(data90)) {
-                      const err172 = {
+                if (data89.jwks_url !== undefined) {
+                  let data93 = data89.jwks_url;
+                  if (typeof data93 === 'string') {
+                    if (!pattern6.test(data93)) {
+                      const err175 = {
                         instancePath: instancePath + '/http/auth/jwt/jwks_url',
                         schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/jwks_url/pattern',
                         keyword: 'pattern',
@@ -3597,14 +3662,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://[^\\s]+$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err172];
+                        vErrors = [err175];
                       } else {
-                        vErrors.push(err172);
+                        vErrors.push(err175);
                       }
                       errors++;
                     }
                   } else {
-                    const err173 = {
+                    const err176 = {
                       instancePath: instancePath + '/http/auth/jwt/jwks_url',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/jwks_url/type',
                       keyword: 'type',
@@ -3612,18 +3677,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err173];
+                      vErrors = [err176];
                     } else {
-                      vErrors.push(err173);
+                      vErrors.push(err176);
                     }
                     errors++;
                   }
                 }
-                if (data86.public_key_file !== undefined) {
-                  let data91 = data86.public_key_file;
-                  if (typeof data91 === 'string') {
-                    if (func3(data91) < 1) {
-                      const err174 = {
+                if (data89.public_key_file !== undefined) {
+                  let data94 = data89.public_key_file;
+                  if (typeof data94 === 'string') {
+                    if (func3(data94) < 1) {
+                      const err177 = {
                         instancePath: instancePath + '/http/auth/jwt/public_key_file',
                         schemaPath:
                           '#/properties/http/properties/auth/properties/jwt/properties/public_key_file/minLength',
@@ -3632,14 +3697,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err174];
+                        vErrors = [err177];
                       } else {
-                        vErrors.push(err174);
+                        vErrors.push(err177);
                       }
                       errors++;
                     }
                   } else {
-                    const err175 = {
+                    const err178 = {
                       instancePath: instancePath + '/http/auth/jwt/public_key_file',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/public_key_file/type',
                       keyword: 'type',
@@ -3647,18 +3712,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err175];
+                      vErrors = [err178];
                     } else {
-                      vErrors.push(err175);
+                      vErrors.push(err178);
                     }
                     errors++;
                   }
                 }
-                if (data86.user_claim !== undefined) {
-                  let data92 = data86.user_claim;
-                  if (typeof data92 === 'string') {
-                    if (func3(data92) < 1) {
-                      const err176 = {
+                if (data89.user_claim !== undefined) {
+                  let data95 = data89.user_claim;
+                  if (typeof data95 === 'string') {
+                    if (func3(data95) < 1) {
+                      const err179 = {
                         instancePath: instancePath + '/http/auth/jwt/user_claim',
                         schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/user_claim/minLength',
                         keyword: 'minLength',
@@ -3666,14 +3731,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err176];
+                        vErrors = [err179];
                       } else {
-                        vErrors.push(err176);
+                        vErrors.push(err179);
                       }
                       errors++;
                     }
                   } else {
-                    const err177 = {
+                    const err180 = {
                       instancePath: instancePath + '/http/auth/jwt/user_claim',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/user_claim/type',
                       keyword: 'type',
@@ -3681,18 +3746,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err177];
+                      vErrors = [err180];
                     } else {
-                      vErrors.push(err177);
+                      vErrors.push(err180);
                     }
                     errors++;
                   }
                 }
-                if (data86.role_claim !== undefined) {
-                  let data93 = data86.role_claim;
-                  if (typeof data93 === 'string') {
-                    if (func3(data93) < 1) {
-                      const err178 = {
+                if (data89.role_claim !== undefined) {
+                  let data96 = data89.role_claim;
+                  if (typeof data96 === 'string') {
+                    if (func3(data96) < 1) {
+                      const err181 = {
                         instancePath: instancePath + '/http/auth/jwt/role_claim',
                         schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/role_claim/minLength',
                         keyword: 'minLength',
@@ -3700,14 +3765,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err178];
+                        vErrors = [err181];
                       } else {
-                        vErrors.push(err178);
+                        vErrors.push(err181);
                       }
                       errors++;
                     }
                   } else {
-                    const err179 = {
+                    const err182 = {
                       instancePath: instancePath + '/http/auth/jwt/role_claim',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/role_claim/type',
                       keyword: 'type',
@@ -3715,18 +3780,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err179];
+                      vErrors = [err182];
                     } else {
-                      vErrors.push(err179);
+                      vErrors.push(err182);
                     }
                     errors++;
                   }
                 }
-                if (data86.algorithms !== undefined) {
-                  let data94 = data86.algorithms;
-                  if (Array.isArray(data94)) {
-                    if (data94.length < 1) {
-                      const err180 = {
+                if (data89.algorithms !== undefined) {
+                  let data97 = data89.algorithms;
+                  if (Array.isArray(data97)) {
+                    if (data97.length < 1) {
+                      const err183 = {
                         instancePath: instancePath + '/http/auth/jwt/algorithms',
                         schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/algorithms/minItems',
                         keyword: 'minItems',
@@ -3734,29 +3799,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 items',
                       };
                       if (vErrors === null) {
-                        vErrors = [err180];
+                        vErrors = [err183];
                       } else {
-                        vErrors.push(err180);
+                        vErrors.push(err183);
                       }
                       errors++;
                     }
-                    const len5 = data94.length;
+                    const len5 = data97.length;
                     for (let i6 = 0; i6 < len5; i6++) {
-                      let data95 = data94[i6];
+                      let data98 = data97[i6];
                       if (!(
-                        data95 === 'RS256' ||
-                        data95 === 'RS384' ||
-                        data95 === 'RS512' ||
-                        data95 === 'PS256' ||
-                        data95 === 'PS384' ||
-                        data95 === 'PS512' ||
-                        data95 === 'ES256' ||
-                        data95 === 'ES384' ||
-                        data95 === 'ES512' ||
-                        data95 === 'EdDSA' ||
-                        data95 === 'Ed25519'
+                        data98 === 'RS256' ||
+                        data98 === 'RS384' ||
+                        data98 === 'RS512' ||
+                        data98 === 'PS256' ||
+                        data98 === 'PS384' ||
+                        data98 === 'PS512' ||
+                        data98 === 'ES256' ||
+                        data98 === 'ES384' ||
+                        data98 === 'ES512' ||
+                        data98 === 'EdDSA' ||
+                        data98 === 'Ed25519'
                       )) {
-                        const err181 = {
+                        const err184 = {
                           instancePath: instancePath + '/http/auth/jwt/algorithms/' + i6,
                           schemaPath:
                             '#/properties/http/properties/auth/properties/jwt/properties/algorithms/items/enum',
@@ -3768,20 +3833,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
-                          vErrors = [err181];
+                          vErrors = [err184];
                         } else {
-                          vErrors.push(err181);
+                          vErrors.push(err184);
                         }
                         errors++;
                       }
                     }
-                    let i7 = data94.length;
+                    let i7 = data97.length;
                     let j1;
                     if (i7 > 1) {
                       outer0: for (; i7--;) {
                         for (j1 = i7; j1--;) {
-                          if (func0(data94[i7], data94[j1])) {
-                            const err182 = {
+                          if (func0(data97[i7], data97[j1])) {
+                            const err185 = {
                               instancePath: instancePath + '/http/auth/jwt/algorithms',
                               schemaPath:
                                 '#/properties/http/properties/auth/properties/jwt/properties/algorithms/uniqueItems',
@@ -3791,9 +3856,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i7 + ' are identical)',
                             };
                             if (vErrors === null) {
-                              vErrors = [err182];
+                              vErrors = [err185];
                             } else {
-                              vErrors.push(err182);
+                              vErrors.push(err185);
                             }
                             errors++;
                             break outer0;
@@ -3802,7 +3867,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    const err183 = {
+                    const err186 = {
                       instancePath: instancePath + '/http/auth/jwt/algorithms',
                       schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/algorithms/type',
                       keyword: 'type',
@@ -3810,9 +3875,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err183];
+                      vErrors = [err186];
                     } else {
-                      vErrors.push(err183);
+                      vErrors.push(err186);
                     }
                     errors++;
                   }
@@ -3820,7 +3885,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
           } else {
-            const err184 = {
+            const err187 = {
               instancePath: instancePath + '/http/auth',
               schemaPath: '#/properties/http/properties/auth/type',
               keyword: 'type',
@@ -3828,15 +3893,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err184];
+              vErrors = [err187];
             } else {
-              vErrors.push(err184);
+              vErrors.push(err187);
             }
             errors++;
           }
         }
       } else {
-        const err185 = {
+        const err188 = {
           instancePath: instancePath + '/http',
           schemaPath: '#/properties/http/type',
           keyword: 'type',
@@ -3844,24 +3909,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err185];
+          vErrors = [err188];
         } else {
-          vErrors.push(err185);
+          vErrors.push(err188);
         }
         errors++;
       }
     }
     if (data.chat !== undefined) {
-      let data96 = data.chat;
-      if (data96 && typeof data96 == 'object' && !Array.isArray(data96)) {
-        for (const key22 in data96) {
+      let data99 = data.chat;
+      if (data99 && typeof data99 == 'object' && !Array.isArray(data99)) {
+        for (const key22 in data99) {
           if (!(
             key22 === 'contexts' ||
             key22 === 'max_context_bytes' ||
             key22 === 'history_turns' ||
             key22 === 'progress'
           )) {
-            const err186 = {
+            const err189 = {
               instancePath: instancePath + '/chat',
               schemaPath: '#/properties/chat/additionalProperties',
               keyword: 'additionalProperties',
@@ -3869,21 +3934,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err186];
+              vErrors = [err189];
             } else {
-              vErrors.push(err186);
+              vErrors.push(err189);
             }
             errors++;
           }
         }
-        if (data96.contexts !== undefined) {
-          let data97 = data96.contexts;
-          if (data97 && typeof data97 == 'object' && !Array.isArray(data97)) {
-            for (const key23 in data97) {
-              const _errs217 = errors;
+        if (data99.contexts !== undefined) {
+          let data100 = data99.contexts;
+          if (data100 && typeof data100 == 'object' && !Array.isArray(data100)) {
+            for (const key23 in data100) {
+              const _errs220 = errors;
               if (typeof key23 === 'string') {
                 if (!pattern7.test(key23)) {
-                  const err187 = {
+                  const err190 = {
                     instancePath: instancePath + '/chat/contexts',
                     schemaPath: '#/properties/chat/properties/contexts/propertyNames/pattern',
                     keyword: 'pattern',
@@ -3892,16 +3957,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     propertyName: key23,
                   };
                   if (vErrors === null) {
-                    vErrors = [err187];
+                    vErrors = [err190];
                   } else {
-                    vErrors.push(err187);
+                    vErrors.push(err190);
                   }
                   errors++;
                 }
               }
-              var valid38 = _errs217 === errors;
+              var valid38 = _errs220 === errors;
               if (!valid38) {
-                const err188 = {
+                const err191 = {
                   instancePath: instancePath + '/chat/contexts',
                   schemaPath: '#/properties/chat/properties/contexts/propertyNames',
                   keyword: 'propertyNames',
@@ -3909,19 +3974,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err188];
+                  vErrors = [err191];
                 } else {
-                  vErrors.push(err188);
+                  vErrors.push(err191);
                 }
                 errors++;
               }
             }
-            for (const key24 in data97) {
-              let data98 = data97[key24];
-              if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
-                for (const key25 in data98) {
+            for (const key24 in data100) {
+              let data101 = data100[key24];
+              if (data101 && typeof data101 == 'object' && !Array.isArray(data101)) {
+                for (const key25 in data101) {
                   if (!(key25 === 'agent' || key25 === 'context_file')) {
-                    const err189 = {
+                    const err192 = {
                       instancePath: instancePath + '/chat/contexts/' + key24.replace(/~/g, '~0').replace(/\//g, '~1'),
                       schemaPath: '#/properties/chat/properties/contexts/additionalProperties/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3929,17 +3994,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err189];
+                      vErrors = [err192];
                     } else {
-                      vErrors.push(err189);
+                      vErrors.push(err192);
                     }
                     errors++;
                   }
                 }
-                if (data98.agent !== undefined) {
-                  let data99 = data98.agent;
-                  if (typeof data99 !== 'string' && data99 !== null) {
-                    const err190 = {
+                if (data101.agent !== undefined) {
+                  let data102 = data101.agent;
+                  if (typeof data102 !== 'string' && data102 !== null) {
+                    const err193 = {
                       instancePath:
                         instancePath + '/chat/contexts/' + key24.replace(/~/g, '~0').replace(/\//g, '~1') + '/agent',
                       schemaPath: '#/properties/chat/properties/contexts/additionalProperties/properties/agent/type',
@@ -3950,15 +4015,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string,null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err190];
+                      vErrors = [err193];
                     } else {
-                      vErrors.push(err190);
+                      vErrors.push(err193);
                     }
                     errors++;
                   }
-                  if (typeof data99 === 'string') {
-                    if (func3(data99) < 1) {
-                      const err191 = {
+                  if (typeof data102 === 'string') {
+                    if (func3(data102) < 1) {
+                      const err194 = {
                         instancePath:
                           instancePath + '/chat/contexts/' + key24.replace(/~/g, '~0').replace(/\//g, '~1') + '/agent',
                         schemaPath:
@@ -3968,18 +4033,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err191];
+                        vErrors = [err194];
                       } else {
-                        vErrors.push(err191);
+                        vErrors.push(err194);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data98.context_file !== undefined) {
-                  let data100 = data98.context_file;
-                  if (typeof data100 !== 'string' && data100 !== null) {
-                    const err192 = {
+                if (data101.context_file !== undefined) {
+                  let data103 = data101.context_file;
+                  if (typeof data103 !== 'string' && data103 !== null) {
+                    const err195 = {
                       instancePath:
                         instancePath +
                         '/chat/contexts/' +
@@ -3995,15 +4060,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string,null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err192];
+                      vErrors = [err195];
                     } else {
-                      vErrors.push(err192);
+                      vErrors.push(err195);
                     }
                     errors++;
                   }
-                  if (typeof data100 === 'string') {
-                    if (func3(data100) < 1) {
-                      const err193 = {
+                  if (typeof data103 === 'string') {
+                    if (func3(data103) < 1) {
+                      const err196 = {
                         instancePath:
                           instancePath +
                           '/chat/contexts/' +
@@ -4016,16 +4081,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err193];
+                        vErrors = [err196];
                       } else {
-                        vErrors.push(err193);
+                        vErrors.push(err196);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err194 = {
+                const err197 = {
                   instancePath: instancePath + '/chat/contexts/' + key24.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/chat/properties/contexts/additionalProperties/type',
                   keyword: 'type',
@@ -4033,73 +4098,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err194];
+                  vErrors = [err197];
                 } else {
-                  vErrors.push(err194);
+                  vErrors.push(err197);
                 }
                 errors++;
               }
             }
           } else {
-            const err195 = {
+            const err198 = {
               instancePath: instancePath + '/chat/contexts',
               schemaPath: '#/properties/chat/properties/contexts/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err195];
-            } else {
-              vErrors.push(err195);
-            }
-            errors++;
-          }
-        }
-        if (data96.max_context_bytes !== undefined) {
-          let data101 = data96.max_context_bytes;
-          if (!(typeof data101 == 'number' && !(data101 % 1) && !isNaN(data101))) {
-            const err196 = {
-              instancePath: instancePath + '/chat/max_context_bytes',
-              schemaPath: '#/properties/chat/properties/max_context_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err196];
-            } else {
-              vErrors.push(err196);
-            }
-            errors++;
-          }
-          if (typeof data101 == 'number') {
-            if (data101 < 1 || isNaN(data101)) {
-              const err197 = {
-                instancePath: instancePath + '/chat/max_context_bytes',
-                schemaPath: '#/properties/chat/properties/max_context_bytes/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err197];
-              } else {
-                vErrors.push(err197);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data96.history_turns !== undefined) {
-          let data102 = data96.history_turns;
-          if (!(typeof data102 == 'number' && !(data102 % 1) && !isNaN(data102))) {
-            const err198 = {
-              instancePath: instancePath + '/chat/history_turns',
-              schemaPath: '#/properties/chat/properties/history_turns/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err198];
@@ -4108,29 +4120,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data102 == 'number') {
-            if (data102 > 1000 || isNaN(data102)) {
-              const err199 = {
-                instancePath: instancePath + '/chat/history_turns',
-                schemaPath: '#/properties/chat/properties/history_turns/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 1000 },
-                message: 'must be <= 1000',
-              };
-              if (vErrors === null) {
-                vErrors = [err199];
-              } else {
-                vErrors.push(err199);
-              }
-              errors++;
+        }
+        if (data99.max_context_bytes !== undefined) {
+          let data104 = data99.max_context_bytes;
+          if (!(typeof data104 == 'number' && !(data104 % 1) && !isNaN(data104))) {
+            const err199 = {
+              instancePath: instancePath + '/chat/max_context_bytes',
+              schemaPath: '#/properties/chat/properties/max_context_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err199];
+            } else {
+              vErrors.push(err199);
             }
-            if (data102 < 0 || isNaN(data102)) {
+            errors++;
+          }
+          if (typeof data104 == 'number') {
+            if (data104 < 1 || isNaN(data104)) {
               const err200 = {
-                instancePath: instancePath + '/chat/history_turns',
-                schemaPath: '#/properties/chat/properties/history_turns/minimum',
+                instancePath: instancePath + '/chat/max_context_bytes',
+                schemaPath: '#/properties/chat/properties/max_context_bytes/minimum',
                 keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
               };
               if (vErrors === null) {
                 vErrors = [err200];
@@ -4141,14 +4156,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data96.progress !== undefined) {
-          if (typeof data96.progress !== 'boolean') {
+        if (data99.history_turns !== undefined) {
+          let data105 = data99.history_turns;
+          if (!(typeof data105 == 'number' && !(data105 % 1) && !isNaN(data105))) {
             const err201 = {
-              instancePath: instancePath + '/chat/progress',
-              schemaPath: '#/properties/chat/properties/progress/type',
+              instancePath: instancePath + '/chat/history_turns',
+              schemaPath: '#/properties/chat/properties/history_turns/type',
               keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
+              params: { type: 'integer' },
+              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err201];
@@ -4157,9 +4173,58 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
+          if (typeof data105 == 'number') {
+            if (data105 > 1000 || isNaN(data105)) {
+              const err202 = {
+                instancePath: instancePath + '/chat/history_turns',
+                schemaPath: '#/properties/chat/properties/history_turns/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 1000 },
+                message: 'must be <= 1000',
+              };
+              if (vErrors === null) {
+                vErrors = [err202];
+              } else {
+                vErrors.push(err202);
+              }
+              errors++;
+            }
+            if (data105 < 0 || isNaN(data105)) {
+              const err203 = {
+                instancePath: instancePath + '/chat/history_turns',
+                schemaPath: '#/properties/chat/properties/history_turns/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err203];
+              } else {
+                vErrors.push(err203);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data99.progress !== undefined) {
+          if (typeof data99.progress !== 'boolean') {
+            const err204 = {
+              instancePath: instancePath + '/chat/progress',
+              schemaPath: '#/properties/chat/properties/progress/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err204];
+            } else {
+              vErrors.push(err204);
+            }
+            errors++;
+          }
         }
       } else {
-        const err202 = {
+        const err205 = {
           instancePath: instancePath + '/chat',
           schemaPath: '#/properties/chat/type',
           keyword: 'type',
@@ -4167,19 +4232,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err202];
+          vErrors = [err205];
         } else {
-          vErrors.push(err202);
+          vErrors.push(err205);
         }
         errors++;
       }
     }
     if (data.notify !== undefined) {
-      let data104 = data.notify;
-      if (data104 && typeof data104 == 'object' && !Array.isArray(data104)) {
-        for (const key26 in data104) {
+      let data107 = data.notify;
+      if (data107 && typeof data107 == 'object' && !Array.isArray(data107)) {
+        for (const key26 in data107) {
           if (!(key26 === 'webhooks' || key26 === 'allow_private_targets')) {
-            const err203 = {
+            const err206 = {
               instancePath: instancePath + '/notify',
               schemaPath: '#/properties/notify/additionalProperties',
               keyword: 'additionalProperties',
@@ -4187,22 +4252,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err203];
+              vErrors = [err206];
             } else {
-              vErrors.push(err203);
+              vErrors.push(err206);
             }
             errors++;
           }
         }
-        if (data104.webhooks !== undefined) {
-          let data105 = data104.webhooks;
-          if (Array.isArray(data105)) {
-            const len6 = data105.length;
+        if (data107.webhooks !== undefined) {
+          let data108 = data107.webhooks;
+          if (Array.isArray(data108)) {
+            const len6 = data108.length;
             for (let i8 = 0; i8 < len6; i8++) {
-              let data106 = data105[i8];
-              if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
-                if (data106.url === undefined) {
-                  const err204 = {
+              let data109 = data108[i8];
+              if (data109 && typeof data109 == 'object' && !Array.isArray(data109)) {
+                if (data109.url === undefined) {
+                  const err207 = {
                     instancePath: instancePath + '/notify/webhooks/' + i8,
                     schemaPath: '#/properties/notify/properties/webhooks/items/required',
                     keyword: 'required',
@@ -4210,14 +4275,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'url' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err204];
+                    vErrors = [err207];
                   } else {
-                    vErrors.push(err204);
+                    vErrors.push(err207);
                   }
                   errors++;
                 }
-                if (data106.secret_env === undefined) {
-                  const err205 = {
+                if (data109.secret_env === undefined) {
+                  const err208 = {
                     instancePath: instancePath + '/notify/webhooks/' + i8,
                     schemaPath: '#/properties/notify/properties/webhooks/items/required',
                     keyword: 'required',
@@ -4225,15 +4290,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'secret_env' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err205];
+                    vErrors = [err208];
                   } else {
-                    vErrors.push(err205);
+                    vErrors.push(err208);
                   }
                   errors++;
                 }
-                for (const key27 in data106) {
+                for (const key27 in data109) {
                   if (!(key27 === 'url' || key27 === 'events' || key27 === 'secret_env')) {
-                    const err206 = {
+                    const err209 = {
                       instancePath: instancePath + '/notify/webhooks/' + i8,
                       schemaPath: '#/properties/notify/properties/webhooks/items/additionalProperties',
                       keyword: 'additionalProperties',
@@ -4241,18 +4306,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err206];
+                      vErrors = [err209];
                     } else {
-                      vErrors.push(err206);
+                      vErrors.push(err209);
                     }
                     errors++;
                   }
                 }
-                if (data106.url !== undefined) {
-                  let data107 = data106.url;
-                  if (typeof data107 === 'string') {
-                    if (!pattern6.test(data107)) {
-                      const err207 = {
+                if (data109.url !== undefined) {
+                  let data110 = data109.url;
+                  if (typeof data110 === 'string') {
+                    if (!pattern6.test(data110)) {
+                      const err210 = {
                         instancePath: instancePath + '/notify/webhooks/' + i8 + '/url',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/pattern',
                         keyword: 'pattern',
@@ -4260,14 +4325,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://[^\\s]+$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err207];
+                        vErrors = [err210];
                       } else {
-                        vErrors.push(err207);
+                        vErrors.push(err210);
                       }
                       errors++;
                     }
                   } else {
-                    const err208 = {
+                    const err211 = {
                       instancePath: instancePath + '/notify/webhooks/' + i8 + '/url',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/type',
                       keyword: 'type',
@@ -4275,18 +4340,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err208];
+                      vErrors = [err211];
                     } else {
-                      vErrors.push(err208);
+                      vErrors.push(err211);
                     }
                     errors++;
                   }
                 }
-                if (data106.events !== undefined) {
-                  let data108 = data106.events;
-                  if (Array.isArray(data108)) {
-                    if (data108.length < 1) {
-                      const err209 = {
+                if (data109.events !== undefined) {
+                  let data111 = data109.events;
+                  if (Array.isArray(data111)) {
+                    if (data111.length < 1) {
+                      const err212 = {
                         instancePath: instancePath + '/notify/webhooks/' + i8 + '/events',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/minItems',
                         keyword: 'minItems',
@@ -4294,22 +4359,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 items',
                       };
                       if (vErrors === null) {
-                        vErrors = [err209];
+                        vErrors = [err212];
                       } else {
-                        vErrors.push(err209);
+                        vErrors.push(err212);
                       }
                       errors++;
                     }
-                    const len7 = data108.length;
+                    const len7 = data111.length;
                     for (let i9 = 0; i9 < len7; i9++) {
-                      let data109 = data108[i9];
+                      let data112 = data111[i9];
                       if (!(
-                        data109 === 'session_finished' ||
-                        data109 === 'session_paused' ||
-                        data109 === 'approval_requested' ||
-                        data109 === 'session_cancelled'
+                        data112 === 'session_finished' ||
+                        data112 === 'session_paused' ||
+                        data112 === 'approval_requested' ||
+                        data112 === 'session_cancelled' ||
+                        data112 === 'intervention_required'
                       )) {
-                        const err210 = {
+                        const err213 = {
                           instancePath: instancePath + '/notify/webhooks/' + i8 + '/events/' + i9,
                           schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/items/enum',
                           keyword: 'enum',
@@ -4320,20 +4386,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
-                          vErrors = [err210];
+                          vErrors = [err213];
                         } else {
-                          vErrors.push(err210);
+                          vErrors.push(err213);
                         }
                         errors++;
                       }
                     }
-                    let i10 = data108.length;
+                    let i10 = data111.length;
                     let j2;
                     if (i10 > 1) {
                       outer1: for (; i10--;) {
                         for (j2 = i10; j2--;) {
-                          if (func0(data108[i10], data108[j2])) {
-                            const err211 = {
+                          if (func0(data111[i10], data111[j2])) {
+                            const err214 = {
                               instancePath: instancePath + '/notify/webhooks/' + i8 + '/events',
                               schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/uniqueItems',
                               keyword: 'uniqueItems',
@@ -4342,9 +4408,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i10 + ' are identical)',
                             };
                             if (vErrors === null) {
-                              vErrors = [err211];
+                              vErrors = [err214];
                             } else {
-                              vErrors.push(err211);
+                              vErrors.push(err214);
                             }
                             errors++;
                             break outer1;
@@ -4353,7 +4419,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    const err212 = {
+                    const err215 = {
                       instancePath: instancePath + '/notify/webhooks/' + i8 + '/events',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/type',
                       keyword: 'type',
@@ -4361,18 +4427,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err212];
+                      vErrors = [err215];
                     } else {
-                      vErrors.push(err212);
+                      vErrors.push(err215);
                     }
                     errors++;
                   }
                 }
-                if (data106.secret_env !== undefined) {
-                  let data110 = data106.secret_env;
-                  if (typeof data110 === 'string') {
-                    if (!pattern9.test(data110)) {
-                      const err213 = {
+                if (data109.secret_env !== undefined) {
+                  let data113 = data109.secret_env;
+                  if (typeof data113 === 'string') {
+                    if (!pattern9.test(data113)) {
+                      const err216 = {
                         instancePath: instancePath + '/notify/webhooks/' + i8 + '/secret_env',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/pattern',
                         keyword: 'pattern',
@@ -4380,14 +4446,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err213];
+                        vErrors = [err216];
                       } else {
-                        vErrors.push(err213);
+                        vErrors.push(err216);
                       }
                       errors++;
                     }
                   } else {
-                    const err214 = {
+                    const err217 = {
                       instancePath: instancePath + '/notify/webhooks/' + i8 + '/secret_env',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/type',
                       keyword: 'type',
@@ -4395,15 +4461,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err214];
+                      vErrors = [err217];
                     } else {
-                      vErrors.push(err214);
+                      vErrors.push(err217);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err215 = {
+                const err218 = {
                   instancePath: instancePath + '/notify/webhooks/' + i8,
                   schemaPath: '#/properties/notify/properties/webhooks/items/type',
                   keyword: 'type',
@@ -4411,79 +4477,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err215];
+                  vErrors = [err218];
                 } else {
-                  vErrors.push(err215);
+                  vErrors.push(err218);
                 }
                 errors++;
               }
             }
           } else {
-            const err216 = {
+            const err219 = {
               instancePath: instancePath + '/notify/webhooks',
               schemaPath: '#/properties/notify/properties/webhooks/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err216];
-            } else {
-              vErrors.push(err216);
-            }
-            errors++;
-          }
-        }
-        if (data104.allow_private_targets !== undefined) {
-          if (typeof data104.allow_private_targets !== 'boolean') {
-            const err217 = {
-              instancePath: instancePath + '/notify/allow_private_targets',
-              schemaPath: '#/properties/notify/properties/allow_private_targets/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err217];
-            } else {
-              vErrors.push(err217);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err218 = {
-          instancePath: instancePath + '/notify',
-          schemaPath: '#/properties/notify/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err218];
-        } else {
-          vErrors.push(err218);
-        }
-        errors++;
-      }
-    }
-    if (data.tools !== undefined) {
-      let data112 = data.tools;
-      if (data112 && typeof data112 == 'object' && !Array.isArray(data112)) {
-        for (const key28 in data112) {
-          if (!(
-            key28 === 'workspace' ||
-            key28 === 'max_result_bytes' ||
-            key28 === 'max_file_bytes' ||
-            key28 === 'http_get' ||
-            key28 === 'commands'
-          )) {
-            const err219 = {
-              instancePath: instancePath + '/tools',
-              schemaPath: '#/properties/tools/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key28 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err219];
@@ -4493,49 +4500,56 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data112.workspace !== undefined) {
-          let data113 = data112.workspace;
-          if (typeof data113 === 'string') {
-            if (func3(data113) < 1) {
-              const err220 = {
-                instancePath: instancePath + '/tools/workspace',
-                schemaPath: '#/properties/tools/properties/workspace/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err220];
-              } else {
-                vErrors.push(err220);
-              }
-              errors++;
-            }
-          } else {
-            const err221 = {
-              instancePath: instancePath + '/tools/workspace',
-              schemaPath: '#/properties/tools/properties/workspace/type',
+        if (data107.allow_private_targets !== undefined) {
+          if (typeof data107.allow_private_targets !== 'boolean') {
+            const err220 = {
+              instancePath: instancePath + '/notify/allow_private_targets',
+              schemaPath: '#/properties/notify/properties/allow_private_targets/type',
               keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err221];
+              vErrors = [err220];
             } else {
-              vErrors.push(err221);
+              vErrors.push(err220);
             }
             errors++;
           }
         }
-        if (data112.max_result_bytes !== undefined) {
-          let data114 = data112.max_result_bytes;
-          if (!(typeof data114 == 'number' && !(data114 % 1) && !isNaN(data114))) {
+      } else {
+        const err221 = {
+          instancePath: instancePath + '/notify',
+          schemaPath: '#/properties/notify/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err221];
+        } else {
+          vErrors.push(err221);
+        }
+        errors++;
+      }
+    }
+    if (data.tools !== undefined) {
+      let data115 = data.tools;
+      if (data115 && typeof data115 == 'object' && !Array.isArray(data115)) {
+        for (const key28 in data115) {
+          if (!(
+            key28 === 'workspace' ||
+            key28 === 'max_result_bytes' ||
+            key28 === 'max_file_bytes' ||
+            key28 === 'http_get' ||
+            key28 === 'commands'
+          )) {
             const err222 = {
-              instancePath: instancePath + '/tools/max_result_bytes',
-              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+              instancePath: instancePath + '/tools',
+              schemaPath: '#/properties/tools/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key28 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err222];
@@ -4544,14 +4558,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data114 == 'number') {
-            if (data114 < 1 || isNaN(data114)) {
+        }
+        if (data115.workspace !== undefined) {
+          let data116 = data115.workspace;
+          if (typeof data116 === 'string') {
+            if (func3(data116) < 1) {
               const err223 = {
-                instancePath: instancePath + '/tools/max_result_bytes',
-                schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
+                instancePath: instancePath + '/tools/workspace',
+                schemaPath: '#/properties/tools/properties/workspace/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
                 vErrors = [err223];
@@ -4560,17 +4577,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-          }
-        }
-        if (data112.max_file_bytes !== undefined) {
-          let data115 = data112.max_file_bytes;
-          if (!(typeof data115 == 'number' && !(data115 % 1) && !isNaN(data115))) {
+          } else {
             const err224 = {
-              instancePath: instancePath + '/tools/max_file_bytes',
-              schemaPath: '#/properties/tools/properties/max_file_bytes/type',
+              instancePath: instancePath + '/tools/workspace',
+              schemaPath: '#/properties/tools/properties/workspace/type',
               keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+              params: { type: 'string' },
+              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err224];
@@ -4579,9 +4592,62 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data115 == 'number') {
-            if (data115 < 1 || isNaN(data115)) {
-              const err225 = {
+        }
+        if (data115.max_result_bytes !== undefined) {
+          let data117 = data115.max_result_bytes;
+          if (!(typeof data117 == 'number' && !(data117 % 1) && !isNaN(data117))) {
+            const err225 = {
+              instancePath: instancePath + '/tools/max_result_bytes',
+              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err225];
+            } else {
+              vErrors.push(err225);
+            }
+            errors++;
+          }
+          if (typeof data117 == 'number') {
+            if (data117 < 1 || isNaN(data117)) {
+              const err226 = {
+                instancePath: instancePath + '/tools/max_result_bytes',
+                schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err226];
+              } else {
+                vErrors.push(err226);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data115.max_file_bytes !== undefined) {
+          let data118 = data115.max_file_bytes;
+          if (!(typeof data118 == 'number' && !(data118 % 1) && !isNaN(data118))) {
+            const err227 = {
+              instancePath: instancePath + '/tools/max_file_bytes',
+              schemaPath: '#/properties/tools/properties/max_file_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err227];
+            } else {
+              vErrors.push(err227);
+            }
+            errors++;
+          }
+          if (typeof data118 == 'number') {
+            if (data118 < 1 || isNaN(data118)) {
+              const err228 = {
                 instancePath: instancePath + '/tools/max_file_bytes',
                 schemaPath: '#/properties/tools/properties/max_file_bytes/minimum',
                 keyword: 'minimum',
@@ -4589,84 +4655,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err225];
+                vErrors = [err228];
               } else {
-                vErrors.push(err225);
+                vErrors.push(err228);
               }
               errors++;
             }
           }
         }
-        if (data112.http_get !== undefined) {
-          let data116 = data112.http_get;
-          if (data116 && typeof data116 == 'object' && !Array.isArray(data116)) {
-            for (const key29 in data116) {
+        if (data115.http_get !== undefined) {
+          let data119 = data115.http_get;
+          if (data119 && typeof data119 == 'object' && !Array.isArray(data119)) {
+            for (const key29 in data119) {
               if (!(
                 key29 === 'allow_hosts' ||
                 key29 === 'max_bytes' ||
                 key29 === 'timeout_ms' ||
                 key29 === 'max_redirects'
               )) {
-                const err226 = {
+                const err229 = {
                   instancePath: instancePath + '/tools/http_get',
                   schemaPath: '#/properties/tools/properties/http_get/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key29 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err226];
-                } else {
-                  vErrors.push(err226);
-                }
-                errors++;
-              }
-            }
-            if (data116.allow_hosts !== undefined) {
-              let data117 = data116.allow_hosts;
-              if (Array.isArray(data117)) {
-                const len8 = data117.length;
-                for (let i11 = 0; i11 < len8; i11++) {
-                  let data118 = data117[i11];
-                  if (typeof data118 === 'string') {
-                    if (func3(data118) < 1) {
-                      const err227 = {
-                        instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
-                        schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err227];
-                      } else {
-                        vErrors.push(err227);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err228 = {
-                      instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
-                      schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err228];
-                    } else {
-                      vErrors.push(err228);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err229 = {
-                  instancePath: instancePath + '/tools/http_get/allow_hosts',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/type',
-                  keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
                 };
                 if (vErrors === null) {
                   vErrors = [err229];
@@ -4676,50 +4688,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data116.max_bytes !== undefined) {
-              let data119 = data116.max_bytes;
-              if (!(typeof data119 == 'number' && !(data119 % 1) && !isNaN(data119))) {
-                const err230 = {
-                  instancePath: instancePath + '/tools/http_get/max_bytes',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err230];
-                } else {
-                  vErrors.push(err230);
-                }
-                errors++;
-              }
-              if (typeof data119 == 'number') {
-                if (data119 < 1 || isNaN(data119)) {
-                  const err231 = {
-                    instancePath: instancePath + '/tools/http_get/max_bytes',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err231];
+            if (data119.allow_hosts !== undefined) {
+              let data120 = data119.allow_hosts;
+              if (Array.isArray(data120)) {
+                const len8 = data120.length;
+                for (let i11 = 0; i11 < len8; i11++) {
+                  let data121 = data120[i11];
+                  if (typeof data121 === 'string') {
+                    if (func3(data121) < 1) {
+                      const err230 = {
+                        instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
+                        schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err230];
+                      } else {
+                        vErrors.push(err230);
+                      }
+                      errors++;
+                    }
                   } else {
-                    vErrors.push(err231);
+                    const err231 = {
+                      instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
+                      schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err231];
+                    } else {
+                      vErrors.push(err231);
+                    }
+                    errors++;
                   }
-                  errors++;
                 }
-              }
-            }
-            if (data116.timeout_ms !== undefined) {
-              let data120 = data116.timeout_ms;
-              if (!(typeof data120 == 'number' && !(data120 % 1) && !isNaN(data120))) {
+              } else {
                 const err232 = {
-                  instancePath: instancePath + '/tools/http_get/timeout_ms',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
+                  instancePath: instancePath + '/tools/http_get/allow_hosts',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/type',
                   keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
+                  params: { type: 'array' },
+                  message: 'must be array',
                 };
                 if (vErrors === null) {
                   vErrors = [err232];
@@ -4728,9 +4741,62 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data120 == 'number') {
-                if (data120 < 1 || isNaN(data120)) {
-                  const err233 = {
+            }
+            if (data119.max_bytes !== undefined) {
+              let data122 = data119.max_bytes;
+              if (!(typeof data122 == 'number' && !(data122 % 1) && !isNaN(data122))) {
+                const err233 = {
+                  instancePath: instancePath + '/tools/http_get/max_bytes',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err233];
+                } else {
+                  vErrors.push(err233);
+                }
+                errors++;
+              }
+              if (typeof data122 == 'number') {
+                if (data122 < 1 || isNaN(data122)) {
+                  const err234 = {
+                    instancePath: instancePath + '/tools/http_get/max_bytes',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err234];
+                  } else {
+                    vErrors.push(err234);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data119.timeout_ms !== undefined) {
+              let data123 = data119.timeout_ms;
+              if (!(typeof data123 == 'number' && !(data123 % 1) && !isNaN(data123))) {
+                const err235 = {
+                  instancePath: instancePath + '/tools/http_get/timeout_ms',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err235];
+                } else {
+                  vErrors.push(err235);
+                }
+                errors++;
+              }
+              if (typeof data123 == 'number') {
+                if (data123 < 1 || isNaN(data123)) {
+                  const err236 = {
                     instancePath: instancePath + '/tools/http_get/timeout_ms',
                     schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/minimum',
                     keyword: 'minimum',
@@ -4738,83 +4804,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err233];
+                    vErrors = [err236];
                   } else {
-                    vErrors.push(err233);
+                    vErrors.push(err236);
                   }
                   errors++;
                 }
               }
             }
-            if (data116.max_redirects !== undefined) {
-              let data121 = data116.max_redirects;
-              if (!(typeof data121 == 'number' && !(data121 % 1) && !isNaN(data121))) {
-                const err234 = {
+            if (data119.max_redirects !== undefined) {
+              let data124 = data119.max_redirects;
+              if (!(typeof data124 == 'number' && !(data124 % 1) && !isNaN(data124))) {
+                const err237 = {
                   instancePath: instancePath + '/tools/http_get/max_redirects',
                   schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/type',
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err234];
-                } else {
-                  vErrors.push(err234);
-                }
-                errors++;
-              }
-              if (typeof data121 == 'number') {
-                if (data121 < 0 || isNaN(data121)) {
-                  const err235 = {
-                    instancePath: instancePath + '/tools/http_get/max_redirects',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err235];
-                  } else {
-                    vErrors.push(err235);
-                  }
-                  errors++;
-                }
-              }
-            }
-          } else {
-            const err236 = {
-              instancePath: instancePath + '/tools/http_get',
-              schemaPath: '#/properties/tools/properties/http_get/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err236];
-            } else {
-              vErrors.push(err236);
-            }
-            errors++;
-          }
-        }
-        if (data112.commands !== undefined) {
-          let data122 = data112.commands;
-          if (data122 && typeof data122 == 'object' && !Array.isArray(data122)) {
-            for (const key30 in data122) {
-              if (!(
-                key30 === 'allow' ||
-                key30 === 'auto_approve' ||
-                key30 === 'timeout_ms' ||
-                key30 === 'max_output_bytes' ||
-                key30 === 'network' ||
-                key30 === 'sandbox'
-              )) {
-                const err237 = {
-                  instancePath: instancePath + '/tools/commands',
-                  schemaPath: '#/properties/tools/properties/commands/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key30 },
-                  message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
                   vErrors = [err237];
@@ -4823,16 +4829,76 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (typeof data124 == 'number') {
+                if (data124 < 0 || isNaN(data124)) {
+                  const err238 = {
+                    instancePath: instancePath + '/tools/http_get/max_redirects',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err238];
+                  } else {
+                    vErrors.push(err238);
+                  }
+                  errors++;
+                }
+              }
             }
-            if (data122.allow !== undefined) {
-              let data123 = data122.allow;
-              if (Array.isArray(data123)) {
-                const len9 = data123.length;
+          } else {
+            const err239 = {
+              instancePath: instancePath + '/tools/http_get',
+              schemaPath: '#/properties/tools/properties/http_get/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err239];
+            } else {
+              vErrors.push(err239);
+            }
+            errors++;
+          }
+        }
+        if (data115.commands !== undefined) {
+          let data125 = data115.commands;
+          if (data125 && typeof data125 == 'object' && !Array.isArray(data125)) {
+            for (const key30 in data125) {
+              if (!(
+                key30 === 'allow' ||
+                key30 === 'auto_approve' ||
+                key30 === 'timeout_ms' ||
+                key30 === 'max_output_bytes' ||
+                key30 === 'network' ||
+                key30 === 'sandbox'
+              )) {
+                const err240 = {
+                  instancePath: instancePath + '/tools/commands',
+                  schemaPath: '#/properties/tools/properties/commands/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key30 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err240];
+                } else {
+                  vErrors.push(err240);
+                }
+                errors++;
+              }
+            }
+            if (data125.allow !== undefined) {
+              let data126 = data125.allow;
+              if (Array.isArray(data126)) {
+                const len9 = data126.length;
                 for (let i12 = 0; i12 < len9; i12++) {
-                  let data124 = data123[i12];
-                  if (typeof data124 === 'string') {
-                    if (func3(data124) < 1) {
-                      const err238 = {
+                  let data127 = data126[i12];
+                  if (typeof data127 === 'string') {
+                    if (func3(data127) < 1) {
+                      const err241 = {
                         instancePath: instancePath + '/tools/commands/allow/' + i12,
                         schemaPath: '#/properties/tools/properties/commands/properties/allow/items/minLength',
                         keyword: 'minLength',
@@ -4840,14 +4906,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err238];
+                        vErrors = [err241];
                       } else {
-                        vErrors.push(err238);
+                        vErrors.push(err241);
                       }
                       errors++;
                     }
                   } else {
-                    const err239 = {
+                    const err242 = {
                       instancePath: instancePath + '/tools/commands/allow/' + i12,
                       schemaPath: '#/properties/tools/properties/commands/properties/allow/items/type',
                       keyword: 'type',
@@ -4855,25 +4921,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err239];
+                      vErrors = [err242];
                     } else {
-                      vErrors.push(err239);
+                      vErrors.push(err242);
                     }
                     errors++;
                   }
                 }
-                let i13 = data123.length;
+                let i13 = data126.length;
                 let j3;
                 if (i13 > 1) {
                   const indices1 = {};
                   for (; i13--;) {
-                    let item1 = data123[i13];
+                    let item1 = data126[i13];
                     if (typeof item1 !== 'string') {
                       continue;
                     }
                     if (typeof indices1[item1] == 'number') {
                       j3 = indices1[item1];
-                      const err240 = {
+                      const err243 = {
                         instancePath: instancePath + '/tools/commands/allow',
                         schemaPath: '#/properties/tools/properties/commands/properties/allow/uniqueItems',
                         keyword: 'uniqueItems',
@@ -4881,9 +4947,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err240];
+                        vErrors = [err243];
                       } else {
-                        vErrors.push(err240);
+                        vErrors.push(err243);
                       }
                       errors++;
                       break;
@@ -4892,7 +4958,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err241 = {
+                const err244 = {
                   instancePath: instancePath + '/tools/commands/allow',
                   schemaPath: '#/properties/tools/properties/commands/properties/allow/type',
                   keyword: 'type',
@@ -4900,22 +4966,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err241];
+                  vErrors = [err244];
                 } else {
-                  vErrors.push(err241);
+                  vErrors.push(err244);
                 }
                 errors++;
               }
             }
-            if (data122.auto_approve !== undefined) {
-              let data125 = data122.auto_approve;
-              if (Array.isArray(data125)) {
-                const len10 = data125.length;
+            if (data125.auto_approve !== undefined) {
+              let data128 = data125.auto_approve;
+              if (Array.isArray(data128)) {
+                const len10 = data128.length;
                 for (let i14 = 0; i14 < len10; i14++) {
-                  let data126 = data125[i14];
-                  if (typeof data126 === 'string') {
-                    if (func3(data126) < 1) {
-                      const err242 = {
+                  let data129 = data128[i14];
+                  if (typeof data129 === 'string') {
+                    if (func3(data129) < 1) {
+                      const err245 = {
                         instancePath: instancePath + '/tools/commands/auto_approve/' + i14,
                         schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/minLength',
                         keyword: 'minLength',
@@ -4923,14 +4989,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err242];
+                        vErrors = [err245];
                       } else {
-                        vErrors.push(err242);
+                        vErrors.push(err245);
                       }
                       errors++;
                     }
                   } else {
-                    const err243 = {
+                    const err246 = {
                       instancePath: instancePath + '/tools/commands/auto_approve/' + i14,
                       schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/type',
                       keyword: 'type',
@@ -4938,25 +5004,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err243];
+                      vErrors = [err246];
                     } else {
-                      vErrors.push(err243);
+                      vErrors.push(err246);
                     }
                     errors++;
                   }
                 }
-                let i15 = data125.length;
+                let i15 = data128.length;
                 let j4;
                 if (i15 > 1) {
                   const indices2 = {};
                   for (; i15--;) {
-                    let item2 = data125[i15];
+                    let item2 = data128[i15];
                     if (typeof item2 !== 'string') {
                       continue;
                     }
                     if (typeof indices2[item2] == 'number') {
                       j4 = indices2[item2];
-                      const err244 = {
+                      const err247 = {
                         instancePath: instancePath + '/tools/commands/auto_approve',
                         schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/uniqueItems',
                         keyword: 'uniqueItems',
@@ -4964,9 +5030,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i15 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err244];
+                        vErrors = [err247];
                       } else {
-                        vErrors.push(err244);
+                        vErrors.push(err247);
                       }
                       errors++;
                       break;
@@ -4975,65 +5041,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err245 = {
+                const err248 = {
                   instancePath: instancePath + '/tools/commands/auto_approve',
                   schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/type',
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err245];
-                } else {
-                  vErrors.push(err245);
-                }
-                errors++;
-              }
-            }
-            if (data122.timeout_ms !== undefined) {
-              let data127 = data122.timeout_ms;
-              if (!(typeof data127 == 'number' && !(data127 % 1) && !isNaN(data127))) {
-                const err246 = {
-                  instancePath: instancePath + '/tools/commands/timeout_ms',
-                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err246];
-                } else {
-                  vErrors.push(err246);
-                }
-                errors++;
-              }
-              if (typeof data127 == 'number') {
-                if (data127 < 1 || isNaN(data127)) {
-                  const err247 = {
-                    instancePath: instancePath + '/tools/commands/timeout_ms',
-                    schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err247];
-                  } else {
-                    vErrors.push(err247);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data122.max_output_bytes !== undefined) {
-              let data128 = data122.max_output_bytes;
-              if (!(typeof data128 == 'number' && !(data128 % 1) && !isNaN(data128))) {
-                const err248 = {
-                  instancePath: instancePath + '/tools/commands/max_output_bytes',
-                  schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err248];
@@ -5042,50 +5055,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data128 == 'number') {
-                if (data128 < 1 || isNaN(data128)) {
-                  const err249 = {
-                    instancePath: instancePath + '/tools/commands/max_output_bytes',
-                    schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
+            }
+            if (data125.timeout_ms !== undefined) {
+              let data130 = data125.timeout_ms;
+              if (!(typeof data130 == 'number' && !(data130 % 1) && !isNaN(data130))) {
+                const err249 = {
+                  instancePath: instancePath + '/tools/commands/timeout_ms',
+                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err249];
+                } else {
+                  vErrors.push(err249);
+                }
+                errors++;
+              }
+              if (typeof data130 == 'number') {
+                if (data130 < 1 || isNaN(data130)) {
+                  const err250 = {
+                    instancePath: instancePath + '/tools/commands/timeout_ms',
+                    schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 1 },
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err249];
+                    vErrors = [err250];
                   } else {
-                    vErrors.push(err249);
+                    vErrors.push(err250);
                   }
                   errors++;
                 }
               }
             }
-            if (data122.network !== undefined) {
-              if (typeof data122.network !== 'boolean') {
-                const err250 = {
-                  instancePath: instancePath + '/tools/commands/network',
-                  schemaPath: '#/properties/tools/properties/commands/properties/network/type',
-                  keyword: 'type',
-                  params: { type: 'boolean' },
-                  message: 'must be boolean',
-                };
-                if (vErrors === null) {
-                  vErrors = [err250];
-                } else {
-                  vErrors.push(err250);
-                }
-                errors++;
-              }
-            }
-            if (data122.sandbox !== undefined) {
-              let data130 = data122.sandbox;
-              if (!(data130 === 'bwrap' || data130 === 'none')) {
+            if (data125.max_output_bytes !== undefined) {
+              let data131 = data125.max_output_bytes;
+              if (!(typeof data131 == 'number' && !(data131 % 1) && !isNaN(data131))) {
                 const err251 = {
-                  instancePath: instancePath + '/tools/commands/sandbox',
-                  schemaPath: '#/properties/tools/properties/commands/properties/sandbox/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.tools.properties.commands.properties.sandbox.enum },
-                  message: 'must be equal to one of the allowed values',
+                  instancePath: instancePath + '/tools/commands/max_output_bytes',
+                  schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err251];
@@ -5094,68 +5108,66 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (typeof data131 == 'number') {
+                if (data131 < 1 || isNaN(data131)) {
+                  const err252 = {
+                    instancePath: instancePath + '/tools/commands/max_output_bytes',
+                    schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err252];
+                  } else {
+                    vErrors.push(err252);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data125.network !== undefined) {
+              if (typeof data125.network !== 'boolean') {
+                const err253 = {
+                  instancePath: instancePath + '/tools/commands/network',
+                  schemaPath: '#/properties/tools/properties/commands/properties/network/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err253];
+                } else {
+                  vErrors.push(err253);
+                }
+                errors++;
+              }
+            }
+            if (data125.sandbox !== undefined) {
+              let data133 = data125.sandbox;
+              if (!(data133 === 'bwrap' || data133 === 'none')) {
+                const err254 = {
+                  instancePath: instancePath + '/tools/commands/sandbox',
+                  schemaPath: '#/properties/tools/properties/commands/properties/sandbox/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.tools.properties.commands.properties.sandbox.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err254];
+                } else {
+                  vErrors.push(err254);
+                }
+                errors++;
+              }
             }
           } else {
-            const err252 = {
+            const err255 = {
               instancePath: instancePath + '/tools/commands',
               schemaPath: '#/properties/tools/properties/commands/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err252];
-            } else {
-              vErrors.push(err252);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err253 = {
-          instancePath: instancePath + '/tools',
-          schemaPath: '#/properties/tools/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err253];
-        } else {
-          vErrors.push(err253);
-        }
-        errors++;
-      }
-    }
-    if (data.store !== undefined) {
-      let data131 = data.store;
-      if (data131 && typeof data131 == 'object' && !Array.isArray(data131)) {
-        for (const key31 in data131) {
-          if (!(key31 === 'kind' || key31 === 'url' || key31 === 'schema')) {
-            const err254 = {
-              instancePath: instancePath + '/store',
-              schemaPath: '#/properties/store/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key31 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err254];
-            } else {
-              vErrors.push(err254);
-            }
-            errors++;
-          }
-        }
-        if (data131.kind !== undefined) {
-          let data132 = data131.kind;
-          if (!(data132 === 'files' || data132 === 'postgres')) {
-            const err255 = {
-              instancePath: instancePath + '/store/kind',
-              schemaPath: '#/properties/store/properties/kind/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.store.properties.kind.enum },
-              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err255];
@@ -5165,66 +5177,69 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data131.url !== undefined) {
-          let data133 = data131.url;
-          if (typeof data133 !== 'string' && data133 !== null) {
-            const err256 = {
+      } else {
+        const err256 = {
+          instancePath: instancePath + '/tools',
+          schemaPath: '#/properties/tools/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err256];
+        } else {
+          vErrors.push(err256);
+        }
+        errors++;
+      }
+    }
+    if (data.store !== undefined) {
+      let data134 = data.store;
+      if (data134 && typeof data134 == 'object' && !Array.isArray(data134)) {
+        for (const key31 in data134) {
+          if (!(key31 === 'kind' || key31 === 'url' || key31 === 'schema')) {
+            const err257 = {
+              instancePath: instancePath + '/store',
+              schemaPath: '#/properties/store/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key31 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err257];
+            } else {
+              vErrors.push(err257);
+            }
+            errors++;
+          }
+        }
+        if (data134.kind !== undefined) {
+          let data135 = data134.kind;
+          if (!(data135 === 'files' || data135 === 'postgres')) {
+            const err258 = {
+              instancePath: instancePath + '/store/kind',
+              schemaPath: '#/properties/store/properties/kind/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.store.properties.kind.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err258];
+            } else {
+              vErrors.push(err258);
+            }
+            errors++;
+          }
+        }
+        if (data134.url !== undefined) {
+          let data136 = data134.url;
+          if (typeof data136 !== 'string' && data136 !== null) {
+            const err259 = {
               instancePath: instancePath + '/store/url',
               schemaPath: '#/properties/store/properties/url/type',
               keyword: 'type',
               params: { type: schema11.properties.store.properties.url.type },
               message: 'must be string,null',
-            };
-            if (vErrors === null) {
-              vErrors = [err256];
-            } else {
-              vErrors.push(err256);
-            }
-            errors++;
-          }
-          if (typeof data133 === 'string') {
-            if (func3(data133) < 1) {
-              const err257 = {
-                instancePath: instancePath + '/store/url',
-                schemaPath: '#/properties/store/properties/url/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err257];
-              } else {
-                vErrors.push(err257);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data131.schema !== undefined) {
-          let data134 = data131.schema;
-          if (typeof data134 === 'string') {
-            if (!pattern10.test(data134)) {
-              const err258 = {
-                instancePath: instancePath + '/store/schema',
-                schemaPath: '#/properties/store/properties/schema/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
-                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err258];
-              } else {
-                vErrors.push(err258);
-              }
-              errors++;
-            }
-          } else {
-            const err259 = {
-              instancePath: instancePath + '/store/schema',
-              schemaPath: '#/properties/store/properties/schema/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err259];
@@ -5233,52 +5248,49 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-        }
-      } else {
-        const err260 = {
-          instancePath: instancePath + '/store',
-          schemaPath: '#/properties/store/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err260];
-        } else {
-          vErrors.push(err260);
-        }
-        errors++;
-      }
-    }
-    if (data.cluster !== undefined) {
-      let data135 = data.cluster;
-      if (data135 && typeof data135 == 'object' && !Array.isArray(data135)) {
-        for (const key32 in data135) {
-          if (!(key32 === 'lease_ms' || key32 === 'pool_size' || key32 === 'connect_timeout_ms')) {
-            const err261 = {
-              instancePath: instancePath + '/cluster',
-              schemaPath: '#/properties/cluster/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key32 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err261];
-            } else {
-              vErrors.push(err261);
+          if (typeof data136 === 'string') {
+            if (func3(data136) < 1) {
+              const err260 = {
+                instancePath: instancePath + '/store/url',
+                schemaPath: '#/properties/store/properties/url/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err260];
+              } else {
+                vErrors.push(err260);
+              }
+              errors++;
             }
-            errors++;
           }
         }
-        if (data135.lease_ms !== undefined) {
-          let data136 = data135.lease_ms;
-          if (!(typeof data136 == 'number' && !(data136 % 1) && !isNaN(data136))) {
+        if (data134.schema !== undefined) {
+          let data137 = data134.schema;
+          if (typeof data137 === 'string') {
+            if (!pattern10.test(data137)) {
+              const err261 = {
+                instancePath: instancePath + '/store/schema',
+                schemaPath: '#/properties/store/properties/schema/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err261];
+              } else {
+                vErrors.push(err261);
+              }
+              errors++;
+            }
+          } else {
             const err262 = {
-              instancePath: instancePath + '/cluster/lease_ms',
-              schemaPath: '#/properties/cluster/properties/lease_ms/type',
+              instancePath: instancePath + '/store/schema',
+              schemaPath: '#/properties/store/properties/schema/type',
               keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+              params: { type: 'string' },
+              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err262];
@@ -5287,33 +5299,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data136 == 'number') {
-            if (data136 < 1000 || isNaN(data136)) {
-              const err263 = {
-                instancePath: instancePath + '/cluster/lease_ms',
-                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1000 },
-                message: 'must be >= 1000',
-              };
-              if (vErrors === null) {
-                vErrors = [err263];
-              } else {
-                vErrors.push(err263);
-              }
-              errors++;
-            }
-          }
         }
-        if (data135.pool_size !== undefined) {
-          let data137 = data135.pool_size;
-          if (!(typeof data137 == 'number' && !(data137 % 1) && !isNaN(data137))) {
+      } else {
+        const err263 = {
+          instancePath: instancePath + '/store',
+          schemaPath: '#/properties/store/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err263];
+        } else {
+          vErrors.push(err263);
+        }
+        errors++;
+      }
+    }
+    if (data.cluster !== undefined) {
+      let data138 = data.cluster;
+      if (data138 && typeof data138 == 'object' && !Array.isArray(data138)) {
+        for (const key32 in data138) {
+          if (!(key32 === 'lease_ms' || key32 === 'pool_size' || key32 === 'connect_timeout_ms')) {
             const err264 = {
-              instancePath: instancePath + '/cluster/pool_size',
-              schemaPath: '#/properties/cluster/properties/pool_size/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+              instancePath: instancePath + '/cluster',
+              schemaPath: '#/properties/cluster/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key32 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err264];
@@ -5322,29 +5335,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data137 == 'number') {
-            if (data137 > 100 || isNaN(data137)) {
-              const err265 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100 },
-                message: 'must be <= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err265];
-              } else {
-                vErrors.push(err265);
-              }
-              errors++;
+        }
+        if (data138.lease_ms !== undefined) {
+          let data139 = data138.lease_ms;
+          if (!(typeof data139 == 'number' && !(data139 % 1) && !isNaN(data139))) {
+            const err265 = {
+              instancePath: instancePath + '/cluster/lease_ms',
+              schemaPath: '#/properties/cluster/properties/lease_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err265];
+            } else {
+              vErrors.push(err265);
             }
-            if (data137 < 2 || isNaN(data137)) {
+            errors++;
+          }
+          if (typeof data139 == 'number') {
+            if (data139 < 1000 || isNaN(data139)) {
               const err266 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
+                instancePath: instancePath + '/cluster/lease_ms',
+                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
                 keyword: 'minimum',
-                params: { comparison: '>=', limit: 2 },
-                message: 'must be >= 2',
+                params: { comparison: '>=', limit: 1000 },
+                message: 'must be >= 1000',
               };
               if (vErrors === null) {
                 vErrors = [err266];
@@ -5355,12 +5371,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data135.connect_timeout_ms !== undefined) {
-          let data138 = data135.connect_timeout_ms;
-          if (!(typeof data138 == 'number' && !(data138 % 1) && !isNaN(data138))) {
+        if (data138.pool_size !== undefined) {
+          let data140 = data138.pool_size;
+          if (!(typeof data140 == 'number' && !(data140 % 1) && !isNaN(data140))) {
             const err267 = {
-              instancePath: instancePath + '/cluster/connect_timeout_ms',
-              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
+              instancePath: instancePath + '/cluster/pool_size',
+              schemaPath: '#/properties/cluster/properties/pool_size/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -5372,14 +5388,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data138 == 'number') {
-            if (data138 > 25000 || isNaN(data138)) {
+          if (typeof data140 == 'number') {
+            if (data140 > 100 || isNaN(data140)) {
               const err268 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
                 keyword: 'maximum',
-                params: { comparison: '<=', limit: 25000 },
-                message: 'must be <= 25000',
+                params: { comparison: '<=', limit: 100 },
+                message: 'must be <= 100',
               };
               if (vErrors === null) {
                 vErrors = [err268];
@@ -5388,13 +5404,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data138 < 100 || isNaN(data138)) {
+            if (data140 < 2 || isNaN(data140)) {
               const err269 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
                 keyword: 'minimum',
-                params: { comparison: '>=', limit: 100 },
-                message: 'must be >= 100',
+                params: { comparison: '>=', limit: 2 },
+                message: 'must be >= 2',
               };
               if (vErrors === null) {
                 vErrors = [err269];
@@ -5405,8 +5421,58 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
+        if (data138.connect_timeout_ms !== undefined) {
+          let data141 = data138.connect_timeout_ms;
+          if (!(typeof data141 == 'number' && !(data141 % 1) && !isNaN(data141))) {
+            const err270 = {
+              instancePath: instancePath + '/cluster/connect_timeout_ms',
+              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err270];
+            } else {
+              vErrors.push(err270);
+            }
+            errors++;
+          }
+          if (typeof data141 == 'number') {
+            if (data141 > 25000 || isNaN(data141)) {
+              const err271 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 25000 },
+                message: 'must be <= 25000',
+              };
+              if (vErrors === null) {
+                vErrors = [err271];
+              } else {
+                vErrors.push(err271);
+              }
+              errors++;
+            }
+            if (data141 < 100 || isNaN(data141)) {
+              const err272 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 100 },
+                message: 'must be >= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err272];
+              } else {
+                vErrors.push(err272);
+              }
+              errors++;
+            }
+          }
+        }
       } else {
-        const err270 = {
+        const err273 = {
           instancePath: instancePath + '/cluster',
           schemaPath: '#/properties/cluster/type',
           keyword: 'type',
@@ -5414,19 +5480,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err270];
+          vErrors = [err273];
         } else {
-          vErrors.push(err270);
+          vErrors.push(err273);
         }
         errors++;
       }
     }
     if (data.mcp !== undefined) {
-      let data139 = data.mcp;
-      if (data139 && typeof data139 == 'object' && !Array.isArray(data139)) {
-        for (const key33 in data139) {
+      let data142 = data.mcp;
+      if (data142 && typeof data142 == 'object' && !Array.isArray(data142)) {
+        for (const key33 in data142) {
           if (!(key33 === 'servers' || key33 === 'timeout_ms')) {
-            const err271 = {
+            const err274 = {
               instancePath: instancePath + '/mcp',
               schemaPath: '#/properties/mcp/additionalProperties',
               keyword: 'additionalProperties',
@@ -5434,21 +5500,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err271];
+              vErrors = [err274];
             } else {
-              vErrors.push(err271);
+              vErrors.push(err274);
             }
             errors++;
           }
         }
-        if (data139.servers !== undefined) {
-          let data140 = data139.servers;
-          if (data140 && typeof data140 == 'object' && !Array.isArray(data140)) {
-            for (const key34 in data140) {
-              const _errs311 = errors;
+        if (data142.servers !== undefined) {
+          let data143 = data142.servers;
+          if (data143 && typeof data143 == 'object' && !Array.isArray(data143)) {
+            for (const key34 in data143) {
+              const _errs314 = errors;
               if (typeof key34 === 'string') {
                 if (!pattern11.test(key34)) {
-                  const err272 = {
+                  const err275 = {
                     instancePath: instancePath + '/mcp/servers',
                     schemaPath: '#/properties/mcp/properties/servers/propertyNames/pattern',
                     keyword: 'pattern',
@@ -5457,16 +5523,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     propertyName: key34,
                   };
                   if (vErrors === null) {
-                    vErrors = [err272];
+                    vErrors = [err275];
                   } else {
-                    vErrors.push(err272);
+                    vErrors.push(err275);
                   }
                   errors++;
                 }
               }
-              var valid62 = _errs311 === errors;
+              var valid62 = _errs314 === errors;
               if (!valid62) {
-                const err273 = {
+                const err276 = {
                   instancePath: instancePath + '/mcp/servers',
                   schemaPath: '#/properties/mcp/properties/servers/propertyNames',
                   keyword: 'propertyNames',
@@ -5474,17 +5540,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err273];
+                  vErrors = [err276];
                 } else {
-                  vErrors.push(err273);
+                  vErrors.push(err276);
                 }
                 errors++;
               }
             }
-            for (const key35 in data140) {
-              let data141 = data140[key35];
-              if (data141 && typeof data141 == 'object' && !Array.isArray(data141)) {
-                for (const key36 in data141) {
+            for (const key35 in data143) {
+              let data144 = data143[key35];
+              if (data144 && typeof data144 == 'object' && !Array.isArray(data144)) {
+                for (const key36 in data144) {
                   if (!(
                     key36 === 'command' ||
                     key36 === 'args' ||
@@ -5495,7 +5561,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     key36 === 'forward_authorization' ||
                     key36 === 'timeout_ms'
                   )) {
-                    const err274 = {
+                    const err277 = {
                       instancePath: instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5503,18 +5569,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err274];
+                      vErrors = [err277];
                     } else {
-                      vErrors.push(err274);
+                      vErrors.push(err277);
                     }
                     errors++;
                   }
                 }
-                if (data141.command !== undefined) {
-                  let data142 = data141.command;
-                  if (typeof data142 === 'string') {
-                    if (func3(data142) < 1) {
-                      const err275 = {
+                if (data144.command !== undefined) {
+                  let data145 = data144.command;
+                  if (typeof data145 === 'string') {
+                    if (func3(data145) < 1) {
+                      const err278 = {
                         instancePath:
                           instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
                         schemaPath:
@@ -5524,14 +5590,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err275];
+                        vErrors = [err278];
                       } else {
-                        vErrors.push(err275);
+                        vErrors.push(err278);
                       }
                       errors++;
                     }
                   } else {
-                    const err276 = {
+                    const err279 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
@@ -5540,20 +5606,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err276];
+                      vErrors = [err279];
                     } else {
-                      vErrors.push(err276);
+                      vErrors.push(err279);
                     }
                     errors++;
                   }
                 }
-                if (data141.args !== undefined) {
-                  let data143 = data141.args;
-                  if (Array.isArray(data143)) {
-                    const len11 = data143.length;
+                if (data144.args !== undefined) {
+                  let data146 = data144.args;
+                  if (Array.isArray(data146)) {
+                    const len11 = data146.length;
                     for (let i16 = 0; i16 < len11; i16++) {
-                      if (typeof data143[i16] !== 'string') {
-                        const err277 = {
+                      if (typeof data146[i16] !== 'string') {
+                        const err280 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -5567,15 +5633,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err277];
+                          vErrors = [err280];
                         } else {
-                          vErrors.push(err277);
+                          vErrors.push(err280);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err278 = {
+                    const err281 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
@@ -5584,19 +5650,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err278];
+                      vErrors = [err281];
                     } else {
-                      vErrors.push(err278);
+                      vErrors.push(err281);
                     }
                     errors++;
                   }
                 }
-                if (data141.env !== undefined) {
-                  let data145 = data141.env;
-                  if (data145 && typeof data145 == 'object' && !Array.isArray(data145)) {
-                    for (const key37 in data145) {
-                      if (typeof data145[key37] !== 'string') {
-                        const err279 = {
+                if (data144.env !== undefined) {
+                  let data148 = data144.env;
+                  if (data148 && typeof data148 == 'object' && !Array.isArray(data148)) {
+                    for (const key37 in data148) {
+                      if (typeof data148[key37] !== 'string') {
+                        const err282 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -5610,15 +5676,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err279];
+                          vErrors = [err282];
                         } else {
-                          vErrors.push(err279);
+                          vErrors.push(err282);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err280 = {
+                    const err283 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
@@ -5627,18 +5693,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err280];
+                      vErrors = [err283];
                     } else {
-                      vErrors.push(err280);
+                      vErrors.push(err283);
                     }
                     errors++;
                   }
                 }
-                if (data141.cwd !== undefined) {
-                  let data147 = data141.cwd;
-                  if (typeof data147 === 'string') {
-                    if (func3(data147) < 1) {
-                      const err281 = {
+                if (data144.cwd !== undefined) {
+                  let data150 = data144.cwd;
+                  if (typeof data150 === 'string') {
+                    if (func3(data150) < 1) {
+                      const err284 = {
                         instancePath:
                           instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
                         schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
@@ -5647,14 +5713,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err281];
+                        vErrors = [err284];
                       } else {
-                        vErrors.push(err281);
+                        vErrors.push(err284);
                       }
                       errors++;
                     }
                   } else {
-                    const err282 = {
+                    const err285 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
@@ -5663,18 +5729,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err282];
+                      vErrors = [err285];
                     } else {
-                      vErrors.push(err282);
+                      vErrors.push(err285);
                     }
                     errors++;
                   }
                 }
-                if (data141.url !== undefined) {
-                  let data148 = data141.url;
-                  if (typeof data148 === 'string') {
-                    if (!pattern1.test(data148)) {
-                      const err283 = {
+                if (data144.url !== undefined) {
+                  let data151 = data144.url;
+                  if (typeof data151 === 'string') {
+                    if (!pattern1.test(data151)) {
+                      const err286 = {
                         instancePath:
                           instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
                         schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
@@ -5683,14 +5749,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err283];
+                        vErrors = [err286];
                       } else {
-                        vErrors.push(err283);
+                        vErrors.push(err286);
                       }
                       errors++;
                     }
                   } else {
-                    const err284 = {
+                    const err287 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
@@ -5699,21 +5765,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err284];
+                      vErrors = [err287];
                     } else {
-                      vErrors.push(err284);
+                      vErrors.push(err287);
                     }
                     errors++;
                   }
                 }
-                if (data141.headers_env !== undefined) {
-                  let data149 = data141.headers_env;
-                  if (data149 && typeof data149 == 'object' && !Array.isArray(data149)) {
-                    for (const key38 in data149) {
-                      let data150 = data149[key38];
-                      if (typeof data150 === 'string') {
-                        if (!pattern9.test(data150)) {
-                          const err285 = {
+                if (data144.headers_env !== undefined) {
+                  let data152 = data144.headers_env;
+                  if (data152 && typeof data152 == 'object' && !Array.isArray(data152)) {
+                    for (const key38 in data152) {
+                      let data153 = data152[key38];
+                      if (typeof data153 === 'string') {
+                        if (!pattern9.test(data153)) {
+                          const err288 = {
                             instancePath:
                               instancePath +
                               '/mcp/servers/' +
@@ -5727,14 +5793,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                           };
                           if (vErrors === null) {
-                            vErrors = [err285];
+                            vErrors = [err288];
                           } else {
-                            vErrors.push(err285);
+                            vErrors.push(err288);
                           }
                           errors++;
                         }
                       } else {
-                        const err286 = {
+                        const err289 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -5748,15 +5814,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err286];
+                          vErrors = [err289];
                         } else {
-                          vErrors.push(err286);
+                          vErrors.push(err289);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err287 = {
+                    const err290 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
@@ -5769,16 +5835,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err287];
+                      vErrors = [err290];
                     } else {
-                      vErrors.push(err287);
+                      vErrors.push(err290);
                     }
                     errors++;
                   }
                 }
-                if (data141.forward_authorization !== undefined) {
-                  if (typeof data141.forward_authorization !== 'boolean') {
-                    const err288 = {
+                if (data144.forward_authorization !== undefined) {
+                  if (typeof data144.forward_authorization !== 'boolean') {
+                    const err291 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
@@ -5791,17 +5857,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be boolean',
                     };
                     if (vErrors === null) {
-                      vErrors = [err288];
+                      vErrors = [err291];
                     } else {
-                      vErrors.push(err288);
+                      vErrors.push(err291);
                     }
                     errors++;
                   }
                 }
-                if (data141.timeout_ms !== undefined) {
-                  let data152 = data141.timeout_ms;
-                  if (!(typeof data152 == 'number' && !(data152 % 1) && !isNaN(data152))) {
-                    const err289 = {
+                if (data144.timeout_ms !== undefined) {
+                  let data155 = data144.timeout_ms;
+                  if (!(typeof data155 == 'number' && !(data155 % 1) && !isNaN(data155))) {
+                    const err292 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/type',
@@ -5810,15 +5876,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err289];
+                      vErrors = [err292];
                     } else {
-                      vErrors.push(err289);
+                      vErrors.push(err292);
                     }
                     errors++;
                   }
-                  if (typeof data152 == 'number') {
-                    if (data152 < 1 || isNaN(data152)) {
-                      const err290 = {
+                  if (typeof data155 == 'number') {
+                    if (data155 < 1 || isNaN(data155)) {
+                      const err293 = {
                         instancePath:
                           instancePath +
                           '/mcp/servers/' +
@@ -5831,16 +5897,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 1',
                       };
                       if (vErrors === null) {
-                        vErrors = [err290];
+                        vErrors = [err293];
                       } else {
-                        vErrors.push(err290);
+                        vErrors.push(err293);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err291 = {
+                const err294 = {
                   instancePath: instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/mcp/properties/servers/additionalProperties/type',
                   keyword: 'type',
@@ -5848,15 +5914,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err291];
+                  vErrors = [err294];
                 } else {
-                  vErrors.push(err291);
+                  vErrors.push(err294);
                 }
                 errors++;
               }
             }
           } else {
-            const err292 = {
+            const err295 = {
               instancePath: instancePath + '/mcp/servers',
               schemaPath: '#/properties/mcp/properties/servers/type',
               keyword: 'type',
@@ -5864,17 +5930,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err292];
+              vErrors = [err295];
             } else {
-              vErrors.push(err292);
+              vErrors.push(err295);
             }
             errors++;
           }
         }
-        if (data139.timeout_ms !== undefined) {
-          let data153 = data139.timeout_ms;
-          if (!(typeof data153 == 'number' && !(data153 % 1) && !isNaN(data153))) {
-            const err293 = {
+        if (data142.timeout_ms !== undefined) {
+          let data156 = data142.timeout_ms;
+          if (!(typeof data156 == 'number' && !(data156 % 1) && !isNaN(data156))) {
+            const err296 = {
               instancePath: instancePath + '/mcp/timeout_ms',
               schemaPath: '#/properties/mcp/properties/timeout_ms/type',
               keyword: 'type',
@@ -5882,74 +5948,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err293];
+              vErrors = [err296];
             } else {
-              vErrors.push(err293);
+              vErrors.push(err296);
             }
             errors++;
           }
-          if (typeof data153 == 'number') {
-            if (data153 < 1 || isNaN(data153)) {
-              const err294 = {
+          if (typeof data156 == 'number') {
+            if (data156 < 1 || isNaN(data156)) {
+              const err297 = {
                 instancePath: instancePath + '/mcp/timeout_ms',
                 schemaPath: '#/properties/mcp/properties/timeout_ms/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 1 },
                 message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err294];
-              } else {
-                vErrors.push(err294);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err295 = {
-          instancePath: instancePath + '/mcp',
-          schemaPath: '#/properties/mcp/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err295];
-        } else {
-          vErrors.push(err295);
-        }
-        errors++;
-      }
-    }
-    if (data.prices !== undefined) {
-      let data154 = data.prices;
-      if (data154 && typeof data154 == 'object' && !Array.isArray(data154)) {
-        for (const key39 in data154) {
-          let data155 = data154[key39];
-          if (data155 && typeof data155 == 'object' && !Array.isArray(data155)) {
-            if (data155.input === undefined) {
-              const err296 = {
-                instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/prices/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'input' },
-                message: "must have required property '" + 'input' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err296];
-              } else {
-                vErrors.push(err296);
-              }
-              errors++;
-            }
-            if (data155.output === undefined) {
-              const err297 = {
-                instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/prices/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'output' },
-                message: "must have required property '" + 'output' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err297];
@@ -5958,9 +5970,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            for (const key40 in data155) {
+          }
+        }
+      } else {
+        const err298 = {
+          instancePath: instancePath + '/mcp',
+          schemaPath: '#/properties/mcp/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err298];
+        } else {
+          vErrors.push(err298);
+        }
+        errors++;
+      }
+    }
+    if (data.prices !== undefined) {
+      let data157 = data.prices;
+      if (data157 && typeof data157 == 'object' && !Array.isArray(data157)) {
+        for (const key39 in data157) {
+          let data158 = data157[key39];
+          if (data158 && typeof data158 == 'object' && !Array.isArray(data158)) {
+            if (data158.input === undefined) {
+              const err299 = {
+                instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/prices/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'input' },
+                message: "must have required property '" + 'input' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err299];
+              } else {
+                vErrors.push(err299);
+              }
+              errors++;
+            }
+            if (data158.output === undefined) {
+              const err300 = {
+                instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/prices/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'output' },
+                message: "must have required property '" + 'output' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err300];
+              } else {
+                vErrors.push(err300);
+              }
+              errors++;
+            }
+            for (const key40 in data158) {
               if (!(key40 === 'input' || key40 === 'output' || key40 === 'cached_input')) {
-                const err298 = {
+                const err301 = {
                   instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/prices/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
@@ -5968,18 +6034,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err298];
+                  vErrors = [err301];
                 } else {
-                  vErrors.push(err298);
+                  vErrors.push(err301);
                 }
                 errors++;
               }
             }
-            if (data155.input !== undefined) {
-              let data156 = data155.input;
-              if (typeof data156 == 'number') {
-                if (data156 < 0 || isNaN(data156)) {
-                  const err299 = {
+            if (data158.input !== undefined) {
+              let data159 = data158.input;
+              if (typeof data159 == 'number') {
+                if (data159 < 0 || isNaN(data159)) {
+                  const err302 = {
                     instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
                     schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
                     keyword: 'minimum',
@@ -5987,14 +6053,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err299];
+                    vErrors = [err302];
                   } else {
-                    vErrors.push(err299);
+                    vErrors.push(err302);
                   }
                   errors++;
                 }
               } else {
-                const err300 = {
+                const err303 = {
                   instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
                   schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
                   keyword: 'type',
@@ -6002,18 +6068,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err300];
+                  vErrors = [err303];
                 } else {
-                  vErrors.push(err300);
+                  vErrors.push(err303);
                 }
                 errors++;
               }
             }
-            if (data155.output !== undefined) {
-              let data157 = data155.output;
-              if (typeof data157 == 'number') {
-                if (data157 < 0 || isNaN(data157)) {
-                  const err301 = {
+            if (data158.output !== undefined) {
+              let data160 = data158.output;
+              if (typeof data160 == 'number') {
+                if (data160 < 0 || isNaN(data160)) {
+                  const err304 = {
                     instancePath:
                       instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
                     schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
@@ -6022,14 +6088,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err301];
+                    vErrors = [err304];
                   } else {
-                    vErrors.push(err301);
+                    vErrors.push(err304);
                   }
                   errors++;
                 }
               } else {
-                const err302 = {
+                const err305 = {
                   instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
                   schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
                   keyword: 'type',
@@ -6037,18 +6103,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err302];
+                  vErrors = [err305];
                 } else {
-                  vErrors.push(err302);
+                  vErrors.push(err305);
                 }
                 errors++;
               }
             }
-            if (data155.cached_input !== undefined) {
-              let data158 = data155.cached_input;
-              if (typeof data158 == 'number') {
-                if (data158 < 0 || isNaN(data158)) {
-                  const err303 = {
+            if (data158.cached_input !== undefined) {
+              let data161 = data158.cached_input;
+              if (typeof data161 == 'number') {
+                if (data161 < 0 || isNaN(data161)) {
+                  const err306 = {
                     instancePath:
                       instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
                     schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
@@ -6057,14 +6123,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err303];
+                    vErrors = [err306];
                   } else {
-                    vErrors.push(err303);
+                    vErrors.push(err306);
                   }
                   errors++;
                 }
               } else {
-                const err304 = {
+                const err307 = {
                   instancePath:
                     instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
                   schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
@@ -6073,15 +6139,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err304];
+                  vErrors = [err307];
                 } else {
-                  vErrors.push(err304);
+                  vErrors.push(err307);
                 }
                 errors++;
               }
             }
           } else {
-            const err305 = {
+            const err308 = {
               instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/prices/additionalProperties/type',
               keyword: 'type',
@@ -6089,15 +6155,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err305];
+              vErrors = [err308];
             } else {
-              vErrors.push(err305);
+              vErrors.push(err308);
             }
             errors++;
           }
         }
       } else {
-        const err306 = {
+        const err309 = {
           instancePath: instancePath + '/prices',
           schemaPath: '#/properties/prices/type',
           keyword: 'type',
@@ -6105,21 +6171,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err306];
+          vErrors = [err309];
         } else {
-          vErrors.push(err306);
+          vErrors.push(err309);
         }
         errors++;
       }
     }
     if (data.pricing !== undefined) {
-      let data159 = data.pricing;
-      if (data159 && typeof data159 == 'object' && !Array.isArray(data159)) {
-        for (const key41 in data159) {
-          let data160 = data159[key41];
-          if (data160 && typeof data160 == 'object' && !Array.isArray(data160)) {
-            if (data160.input_per_mtok === undefined) {
-              const err307 = {
+      let data162 = data.pricing;
+      if (data162 && typeof data162 == 'object' && !Array.isArray(data162)) {
+        for (const key41 in data162) {
+          let data163 = data162[key41];
+          if (data163 && typeof data163 == 'object' && !Array.isArray(data163)) {
+            if (data163.input_per_mtok === undefined) {
+              const err310 = {
                 instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/pricing/additionalProperties/required',
                 keyword: 'required',
@@ -6127,14 +6193,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'input_per_mtok' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err307];
+                vErrors = [err310];
               } else {
-                vErrors.push(err307);
+                vErrors.push(err310);
               }
               errors++;
             }
-            if (data160.output_per_mtok === undefined) {
-              const err308 = {
+            if (data163.output_per_mtok === undefined) {
+              const err311 = {
                 instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/pricing/additionalProperties/required',
                 keyword: 'required',
@@ -6142,15 +6208,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'output_per_mtok' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err308];
+                vErrors = [err311];
               } else {
-                vErrors.push(err308);
+                vErrors.push(err311);
               }
               errors++;
             }
-            for (const key42 in data160) {
+            for (const key42 in data163) {
               if (!(key42 === 'input_per_mtok' || key42 === 'output_per_mtok' || key42 === 'cached_input_per_mtok')) {
-                const err309 = {
+                const err312 = {
                   instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
@@ -6158,18 +6224,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err309];
+                  vErrors = [err312];
                 } else {
-                  vErrors.push(err309);
+                  vErrors.push(err312);
                 }
                 errors++;
               }
             }
-            if (data160.input_per_mtok !== undefined) {
-              let data161 = data160.input_per_mtok;
-              if (typeof data161 == 'number') {
-                if (data161 < 0 || isNaN(data161)) {
-                  const err310 = {
+            if (data163.input_per_mtok !== undefined) {
+              let data164 = data163.input_per_mtok;
+              if (typeof data164 == 'number') {
+                if (data164 < 0 || isNaN(data164)) {
+                  const err313 = {
                     instancePath:
                       instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
                     schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
@@ -6178,14 +6244,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err310];
+                    vErrors = [err313];
                   } else {
-                    vErrors.push(err310);
+                    vErrors.push(err313);
                   }
                   errors++;
                 }
               } else {
-                const err311 = {
+                const err314 = {
                   instancePath:
                     instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
                   schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
@@ -6194,18 +6260,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err311];
+                  vErrors = [err314];
                 } else {
-                  vErrors.push(err311);
+                  vErrors.push(err314);
                 }
                 errors++;
               }
             }
-            if (data160.output_per_mtok !== undefined) {
-              let data162 = data160.output_per_mtok;
-              if (typeof data162 == 'number') {
-                if (data162 < 0 || isNaN(data162)) {
-                  const err312 = {
+            if (data163.output_per_mtok !== undefined) {
+              let data165 = data163.output_per_mtok;
+              if (typeof data165 == 'number') {
+                if (data165 < 0 || isNaN(data165)) {
+                  const err315 = {
                     instancePath:
                       instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
                     schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
@@ -6214,14 +6280,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err312];
+                    vErrors = [err315];
                   } else {
-                    vErrors.push(err312);
+                    vErrors.push(err315);
                   }
                   errors++;
                 }
               } else {
-                const err313 = {
+                const err316 = {
                   instancePath:
                     instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
                   schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
@@ -6230,18 +6296,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err313];
+                  vErrors = [err316];
                 } else {
-                  vErrors.push(err313);
+                  vErrors.push(err316);
                 }
                 errors++;
               }
             }
-            if (data160.cached_input_per_mtok !== undefined) {
-              let data163 = data160.cached_input_per_mtok;
-              if (typeof data163 == 'number') {
-                if (data163 < 0 || isNaN(data163)) {
-                  const err314 = {
+            if (data163.cached_input_per_mtok !== undefined) {
+              let data166 = data163.cached_input_per_mtok;
+              if (typeof data166 == 'number') {
+                if (data166 < 0 || isNaN(data166)) {
+                  const err317 = {
                     instancePath:
                       instancePath +
                       '/pricing/' +
@@ -6253,14 +6319,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err314];
+                    vErrors = [err317];
                   } else {
-                    vErrors.push(err314);
+                    vErrors.push(err317);
                   }
                   errors++;
                 }
               } else {
-                const err315 = {
+                const err318 = {
                   instancePath:
                     instancePath +
                     '/pricing/' +
@@ -6272,73 +6338,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err315];
+                  vErrors = [err318];
                 } else {
-                  vErrors.push(err315);
+                  vErrors.push(err318);
                 }
                 errors++;
               }
             }
           } else {
-            const err316 = {
+            const err319 = {
               instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/pricing/additionalProperties/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err316];
-            } else {
-              vErrors.push(err316);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err317 = {
-          instancePath: instancePath + '/pricing',
-          schemaPath: '#/properties/pricing/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err317];
-        } else {
-          vErrors.push(err317);
-        }
-        errors++;
-      }
-    }
-    if (data.allow_outside_root !== undefined) {
-      if (typeof data.allow_outside_root !== 'boolean') {
-        const err318 = {
-          instancePath: instancePath + '/allow_outside_root',
-          schemaPath: '#/properties/allow_outside_root/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err318];
-        } else {
-          vErrors.push(err318);
-        }
-        errors++;
-      }
-    }
-    if (data.pii !== undefined) {
-      let data165 = data.pii;
-      if (data165 && typeof data165 == 'object' && !Array.isArray(data165)) {
-        for (const key43 in data165) {
-          if (!(key43 === 'redact' || key43 === 'custom' || key43 === 'restore_in_result')) {
-            const err319 = {
-              instancePath: instancePath + '/pii',
-              schemaPath: '#/properties/pii/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key43 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err319];
@@ -6348,67 +6361,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data165.redact !== undefined) {
-          let data166 = data165.redact;
-          if (Array.isArray(data166)) {
-            const len12 = data166.length;
-            for (let i17 = 0; i17 < len12; i17++) {
-              let data167 = data166[i17];
-              if (!(
-                data167 === 'email' ||
-                data167 === 'phone' ||
-                data167 === 'credit_card' ||
-                data167 === 'iban' ||
-                data167 === 'national_id' ||
-                data167 === 'ip_address' ||
-                data167 === 'secret'
-              )) {
-                const err320 = {
-                  instancePath: instancePath + '/pii/redact/' + i17,
-                  schemaPath: '#/properties/pii/properties/redact/items/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.pii.properties.redact.items.enum },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err320];
-                } else {
-                  vErrors.push(err320);
-                }
-                errors++;
-              }
-            }
-            let i18 = data166.length;
-            let j5;
-            if (i18 > 1) {
-              outer2: for (; i18--;) {
-                for (j5 = i18; j5--;) {
-                  if (func0(data166[i18], data166[j5])) {
-                    const err321 = {
-                      instancePath: instancePath + '/pii/redact',
-                      schemaPath: '#/properties/pii/properties/redact/uniqueItems',
-                      keyword: 'uniqueItems',
-                      params: { i: i18, j: j5 },
-                      message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i18 + ' are identical)',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err321];
-                    } else {
-                      vErrors.push(err321);
-                    }
-                    errors++;
-                    break outer2;
-                  }
-                }
-              }
-            }
-          } else {
+      } else {
+        const err320 = {
+          instancePath: instancePath + '/pricing',
+          schemaPath: '#/properties/pricing/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err320];
+        } else {
+          vErrors.push(err320);
+        }
+        errors++;
+      }
+    }
+    if (data.allow_outside_root !== undefined) {
+      if (typeof data.allow_outside_root !== 'boolean') {
+        const err321 = {
+          instancePath: instancePath + '/allow_outside_root',
+          schemaPath: '#/properties/allow_outside_root/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err321];
+        } else {
+          vErrors.push(err321);
+        }
+        errors++;
+      }
+    }
+    if (data.pii !== undefined) {
+      let data168 = data.pii;
+      if (data168 && typeof data168 == 'object' && !Array.isArray(data168)) {
+        for (const key43 in data168) {
+          if (!(key43 === 'redact' || key43 === 'custom' || key43 === 'restore_in_result')) {
             const err322 = {
-              instancePath: instancePath + '/pii/redact',
-              schemaPath: '#/properties/pii/properties/redact/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
+              instancePath: instancePath + '/pii',
+              schemaPath: '#/properties/pii/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key43 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err322];
@@ -6418,15 +6414,85 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data165.custom !== undefined) {
-          let data168 = data165.custom;
-          if (Array.isArray(data168)) {
-            const len13 = data168.length;
+        if (data168.redact !== undefined) {
+          let data169 = data168.redact;
+          if (Array.isArray(data169)) {
+            const len12 = data169.length;
+            for (let i17 = 0; i17 < len12; i17++) {
+              let data170 = data169[i17];
+              if (!(
+                data170 === 'email' ||
+                data170 === 'phone' ||
+                data170 === 'credit_card' ||
+                data170 === 'iban' ||
+                data170 === 'national_id' ||
+                data170 === 'ip_address' ||
+                data170 === 'secret'
+              )) {
+                const err323 = {
+                  instancePath: instancePath + '/pii/redact/' + i17,
+                  schemaPath: '#/properties/pii/properties/redact/items/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.pii.properties.redact.items.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err323];
+                } else {
+                  vErrors.push(err323);
+                }
+                errors++;
+              }
+            }
+            let i18 = data169.length;
+            let j5;
+            if (i18 > 1) {
+              outer2: for (; i18--;) {
+                for (j5 = i18; j5--;) {
+                  if (func0(data169[i18], data169[j5])) {
+                    const err324 = {
+                      instancePath: instancePath + '/pii/redact',
+                      schemaPath: '#/properties/pii/properties/redact/uniqueItems',
+                      keyword: 'uniqueItems',
+                      params: { i: i18, j: j5 },
+                      message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i18 + ' are identical)',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err324];
+                    } else {
+                      vErrors.push(err324);
+                    }
+                    errors++;
+                    break outer2;
+                  }
+                }
+              }
+            }
+          } else {
+            const err325 = {
+              instancePath: instancePath + '/pii/redact',
+              schemaPath: '#/properties/pii/properties/redact/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err325];
+            } else {
+              vErrors.push(err325);
+            }
+            errors++;
+          }
+        }
+        if (data168.custom !== undefined) {
+          let data171 = data168.custom;
+          if (Array.isArray(data171)) {
+            const len13 = data171.length;
             for (let i19 = 0; i19 < len13; i19++) {
-              let data169 = data168[i19];
-              if (data169 && typeof data169 == 'object' && !Array.isArray(data169)) {
-                if (data169.name === undefined) {
-                  const err323 = {
+              let data172 = data171[i19];
+              if (data172 && typeof data172 == 'object' && !Array.isArray(data172)) {
+                if (data172.name === undefined) {
+                  const err326 = {
                     instancePath: instancePath + '/pii/custom/' + i19,
                     schemaPath: '#/properties/pii/properties/custom/items/required',
                     keyword: 'required',
@@ -6434,14 +6500,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'name' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err323];
+                    vErrors = [err326];
                   } else {
-                    vErrors.push(err323);
+                    vErrors.push(err326);
                   }
                   errors++;
                 }
-                if (data169.pattern === undefined) {
-                  const err324 = {
+                if (data172.pattern === undefined) {
+                  const err327 = {
                     instancePath: instancePath + '/pii/custom/' + i19,
                     schemaPath: '#/properties/pii/properties/custom/items/required',
                     keyword: 'required',
@@ -6449,15 +6515,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'pattern' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err324];
+                    vErrors = [err327];
                   } else {
-                    vErrors.push(err324);
+                    vErrors.push(err327);
                   }
                   errors++;
                 }
-                for (const key44 in data169) {
+                for (const key44 in data172) {
                   if (!(key44 === 'name' || key44 === 'pattern')) {
-                    const err325 = {
+                    const err328 = {
                       instancePath: instancePath + '/pii/custom/' + i19,
                       schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
                       keyword: 'additionalProperties',
@@ -6465,18 +6531,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err325];
+                      vErrors = [err328];
                     } else {
-                      vErrors.push(err325);
+                      vErrors.push(err328);
                     }
                     errors++;
                   }
                 }
-                if (data169.name !== undefined) {
-                  let data170 = data169.name;
-                  if (typeof data170 === 'string') {
-                    if (!pattern14.test(data170)) {
-                      const err326 = {
+                if (data172.name !== undefined) {
+                  let data173 = data172.name;
+                  if (typeof data173 === 'string') {
+                    if (!pattern14.test(data173)) {
+                      const err329 = {
                         instancePath: instancePath + '/pii/custom/' + i19 + '/name',
                         schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
                         keyword: 'pattern',
@@ -6484,14 +6550,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err326];
+                        vErrors = [err329];
                       } else {
-                        vErrors.push(err326);
+                        vErrors.push(err329);
                       }
                       errors++;
                     }
                   } else {
-                    const err327 = {
+                    const err330 = {
                       instancePath: instancePath + '/pii/custom/' + i19 + '/name',
                       schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
                       keyword: 'type',
@@ -6499,18 +6565,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err327];
+                      vErrors = [err330];
                     } else {
-                      vErrors.push(err327);
+                      vErrors.push(err330);
                     }
                     errors++;
                   }
                 }
-                if (data169.pattern !== undefined) {
-                  let data171 = data169.pattern;
-                  if (typeof data171 === 'string') {
-                    if (func3(data171) < 1) {
-                      const err328 = {
+                if (data172.pattern !== undefined) {
+                  let data174 = data172.pattern;
+                  if (typeof data174 === 'string') {
+                    if (func3(data174) < 1) {
+                      const err331 = {
                         instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
                         schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
                         keyword: 'minLength',
@@ -6518,14 +6584,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err328];
+                        vErrors = [err331];
                       } else {
-                        vErrors.push(err328);
+                        vErrors.push(err331);
                       }
                       errors++;
                     }
                   } else {
-                    const err329 = {
+                    const err332 = {
                       instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
                       schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
                       keyword: 'type',
@@ -6533,15 +6599,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err329];
+                      vErrors = [err332];
                     } else {
-                      vErrors.push(err329);
+                      vErrors.push(err332);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err330 = {
+                const err333 = {
                   instancePath: instancePath + '/pii/custom/' + i19,
                   schemaPath: '#/properties/pii/properties/custom/items/type',
                   keyword: 'type',
@@ -6549,73 +6615,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err330];
+                  vErrors = [err333];
                 } else {
-                  vErrors.push(err330);
+                  vErrors.push(err333);
                 }
                 errors++;
               }
             }
           } else {
-            const err331 = {
+            const err334 = {
               instancePath: instancePath + '/pii/custom',
               schemaPath: '#/properties/pii/properties/custom/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err331];
-            } else {
-              vErrors.push(err331);
-            }
-            errors++;
-          }
-        }
-        if (data165.restore_in_result !== undefined) {
-          if (typeof data165.restore_in_result !== 'boolean') {
-            const err332 = {
-              instancePath: instancePath + '/pii/restore_in_result',
-              schemaPath: '#/properties/pii/properties/restore_in_result/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err332];
-            } else {
-              vErrors.push(err332);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err333 = {
-          instancePath: instancePath + '/pii',
-          schemaPath: '#/properties/pii/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err333];
-        } else {
-          vErrors.push(err333);
-        }
-        errors++;
-      }
-    }
-    if (data.privacy !== undefined) {
-      let data173 = data.privacy;
-      if (data173 && typeof data173 == 'object' && !Array.isArray(data173)) {
-        for (const key45 in data173) {
-          if (!(key45 === 'vault_key_file')) {
-            const err334 = {
-              instancePath: instancePath + '/privacy',
-              schemaPath: '#/properties/privacy/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key45 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err334];
@@ -6625,15 +6638,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data173.vault_key_file !== undefined) {
-          let data174 = data173.vault_key_file;
-          if (typeof data174 !== 'string' && data174 !== null) {
+        if (data168.restore_in_result !== undefined) {
+          if (typeof data168.restore_in_result !== 'boolean') {
             const err335 = {
-              instancePath: instancePath + '/privacy/vault_key_file',
-              schemaPath: '#/properties/privacy/properties/vault_key_file/type',
+              instancePath: instancePath + '/pii/restore_in_result',
+              schemaPath: '#/properties/pii/properties/restore_in_result/type',
               keyword: 'type',
-              params: { type: schema11.properties.privacy.properties.vault_key_file.type },
-              message: 'must be string,null',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
             };
             if (vErrors === null) {
               vErrors = [err335];
@@ -6645,8 +6657,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err336 = {
-          instancePath: instancePath + '/privacy',
-          schemaPath: '#/properties/privacy/type',
+          instancePath: instancePath + '/pii',
+          schemaPath: '#/properties/pii/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
@@ -6659,19 +6671,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.guardrails !== undefined) {
-      let data175 = data.guardrails;
-      if (Array.isArray(data175)) {
-        const len14 = data175.length;
-        for (let i20 = 0; i20 < len14; i20++) {
-          let data176 = data175[i20];
-          if (!(data176 && typeof data176 == 'object' && !Array.isArray(data176))) {
+    if (data.privacy !== undefined) {
+      let data176 = data.privacy;
+      if (data176 && typeof data176 == 'object' && !Array.isArray(data176)) {
+        for (const key45 in data176) {
+          if (!(key45 === 'vault_key_file')) {
             const err337 = {
-              instancePath: instancePath + '/guardrails/' + i20,
-              schemaPath: '#/properties/guardrails/items/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
+              instancePath: instancePath + '/privacy',
+              schemaPath: '#/properties/privacy/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key45 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err337];
@@ -6681,8 +6691,64 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data176.vault_key_file !== undefined) {
+          let data177 = data176.vault_key_file;
+          if (typeof data177 !== 'string' && data177 !== null) {
+            const err338 = {
+              instancePath: instancePath + '/privacy/vault_key_file',
+              schemaPath: '#/properties/privacy/properties/vault_key_file/type',
+              keyword: 'type',
+              params: { type: schema11.properties.privacy.properties.vault_key_file.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err338];
+            } else {
+              vErrors.push(err338);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err338 = {
+        const err339 = {
+          instancePath: instancePath + '/privacy',
+          schemaPath: '#/properties/privacy/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err339];
+        } else {
+          vErrors.push(err339);
+        }
+        errors++;
+      }
+    }
+    if (data.guardrails !== undefined) {
+      let data178 = data.guardrails;
+      if (Array.isArray(data178)) {
+        const len14 = data178.length;
+        for (let i20 = 0; i20 < len14; i20++) {
+          let data179 = data178[i20];
+          if (!(data179 && typeof data179 == 'object' && !Array.isArray(data179))) {
+            const err340 = {
+              instancePath: instancePath + '/guardrails/' + i20,
+              schemaPath: '#/properties/guardrails/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err340];
+            } else {
+              vErrors.push(err340);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err341 = {
           instancePath: instancePath + '/guardrails',
           schemaPath: '#/properties/guardrails/type',
           keyword: 'type',
@@ -6690,22 +6756,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err338];
+          vErrors = [err341];
         } else {
-          vErrors.push(err338);
+          vErrors.push(err341);
         }
         errors++;
       }
     }
     if (data.agents !== undefined) {
-      let data177 = data.agents;
-      if (data177 && typeof data177 == 'object' && !Array.isArray(data177)) {
-        for (const key46 in data177) {
+      let data180 = data.agents;
+      if (data180 && typeof data180 == 'object' && !Array.isArray(data180)) {
+        for (const key46 in data180) {
           if (!(key46 === 'claude_code_dir' || key46 === 'claude_code')) {
-            let data178 = data177[key46];
-            if (data178 && typeof data178 == 'object' && !Array.isArray(data178)) {
-              if (data178.type === undefined) {
-                const err339 = {
+            let data181 = data180[key46];
+            if (data181 && typeof data181 == 'object' && !Array.isArray(data181)) {
+              if (data181.type === undefined) {
+                const err342 = {
                   instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
@@ -6713,14 +6779,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: "must have required property '" + 'type' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err339];
+                  vErrors = [err342];
                 } else {
-                  vErrors.push(err339);
+                  vErrors.push(err342);
                 }
                 errors++;
               }
-              if (data178.description === undefined) {
-                const err340 = {
+              if (data181.description === undefined) {
+                const err343 = {
                   instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
@@ -6728,73 +6794,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: "must have required property '" + 'description' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err340];
+                  vErrors = [err343];
                 } else {
-                  vErrors.push(err340);
+                  vErrors.push(err343);
                 }
                 errors++;
               }
-              for (const key47 in data178) {
+              for (const key47 in data181) {
                 if (!func2.call(schema11.properties.agents.additionalProperties.properties, key47)) {
-                  const err341 = {
+                  const err344 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                     schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
                     keyword: 'additionalProperties',
                     params: { additionalProperty: key47 },
                     message: 'must NOT have additional properties',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err341];
-                  } else {
-                    vErrors.push(err341);
-                  }
-                  errors++;
-                }
-              }
-              if (data178.name !== undefined) {
-                let data179 = data178.name;
-                if (typeof data179 === 'string') {
-                  if (!pattern14.test(data179)) {
-                    const err342 = {
-                      instancePath:
-                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
-                      keyword: 'pattern',
-                      params: { pattern: '^[a-z][a-z0-9_]*$' },
-                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err342];
-                    } else {
-                      vErrors.push(err342);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err343 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err343];
-                  } else {
-                    vErrors.push(err343);
-                  }
-                  errors++;
-                }
-              }
-              if (data178.type !== undefined) {
-                let data180 = data178.type;
-                if (!(data180 === 'governance' || data180 === 'operational' || data180 === 'executional')) {
-                  const err344 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
-                    keyword: 'enum',
-                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
-                    message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
                     vErrors = [err344];
@@ -6804,17 +6817,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data178.description !== undefined) {
-                let data181 = data178.description;
-                if (typeof data181 === 'string') {
-                  if (func3(data181) < 1) {
+              if (data181.name !== undefined) {
+                let data182 = data181.name;
+                if (typeof data182 === 'string') {
+                  if (!pattern14.test(data182)) {
                     const err345 = {
                       instancePath:
-                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
+                      keyword: 'pattern',
+                      params: { pattern: '^[a-z][a-z0-9_]*$' },
+                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                     };
                     if (vErrors === null) {
                       vErrors = [err345];
@@ -6825,9 +6838,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 } else {
                   const err346 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
@@ -6840,14 +6852,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data178.entry !== undefined) {
-                if (typeof data178.entry !== 'boolean') {
+              if (data181.type !== undefined) {
+                let data183 = data181.type;
+                if (!(data183 === 'governance' || data183 === 'operational' || data183 === 'executional')) {
                   const err347 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
+                    message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
                     vErrors = [err347];
@@ -6857,10 +6870,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data178.next !== undefined) {
-                let data183 = data178.next;
-                if (!Array.isArray(data183) && data183 !== null) {
-                  const err348 = {
+              if (data181.description !== undefined) {
+                let data184 = data181.description;
+                if (typeof data184 === 'string') {
+                  if (func3(data184) < 1) {
+                    const err348 = {
+                      instancePath:
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err348];
+                    } else {
+                      vErrors.push(err348);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err349 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err349];
+                  } else {
+                    vErrors.push(err349);
+                  }
+                  errors++;
+                }
+              }
+              if (data181.entry !== undefined) {
+                if (typeof data181.entry !== 'boolean') {
+                  const err350 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err350];
+                  } else {
+                    vErrors.push(err350);
+                  }
+                  errors++;
+                }
+              }
+              if (data181.next !== undefined) {
+                let data186 = data181.next;
+                if (!Array.isArray(data186) && data186 !== null) {
+                  const err351 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
                     schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
                     keyword: 'type',
@@ -6868,17 +6934,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array,null',
                   };
                   if (vErrors === null) {
-                    vErrors = [err348];
+                    vErrors = [err351];
                   } else {
-                    vErrors.push(err348);
+                    vErrors.push(err351);
                   }
                   errors++;
                 }
-                if (Array.isArray(data183)) {
-                  const len15 = data183.length;
+                if (Array.isArray(data186)) {
+                  const len15 = data186.length;
                   for (let i21 = 0; i21 < len15; i21++) {
-                    if (typeof data183[i21] !== 'string') {
-                      const err349 = {
+                    if (typeof data186[i21] !== 'string') {
+                      const err352 = {
                         instancePath:
                           instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i21,
                         schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
@@ -6887,25 +6953,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err349];
+                        vErrors = [err352];
                       } else {
-                        vErrors.push(err349);
+                        vErrors.push(err352);
                       }
                       errors++;
                     }
                   }
-                  let i22 = data183.length;
+                  let i22 = data186.length;
                   let j6;
                   if (i22 > 1) {
                     const indices3 = {};
                     for (; i22--;) {
-                      let item3 = data183[i22];
+                      let item3 = data186[i22];
                       if (typeof item3 !== 'string') {
                         continue;
                       }
                       if (typeof indices3[item3] == 'number') {
                         j6 = indices3[item3];
-                        const err350 = {
+                        const err353 = {
                           instancePath:
                             instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
                           schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
@@ -6914,9 +6980,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i22 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err350];
+                          vErrors = [err353];
                         } else {
-                          vErrors.push(err350);
+                          vErrors.push(err353);
                         }
                         errors++;
                         break;
@@ -6926,11 +6992,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data178.content_type !== undefined) {
-                let data185 = data178.content_type;
-                if (typeof data185 === 'string') {
-                  if (func3(data185) < 1) {
-                    const err351 = {
+              if (data181.content_type !== undefined) {
+                let data188 = data181.content_type;
+                if (typeof data188 === 'string') {
+                  if (func3(data188) < 1) {
+                    const err354 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                       schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
@@ -6939,74 +7005,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err351];
+                      vErrors = [err354];
                     } else {
-                      vErrors.push(err351);
+                      vErrors.push(err354);
                     }
                     errors++;
                   }
                 } else {
-                  const err352 = {
+                  const err355 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                     schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err352];
-                  } else {
-                    vErrors.push(err352);
-                  }
-                  errors++;
-                }
-              }
-              if (data178.output_schema !== undefined) {
-                let data186 = data178.output_schema;
-                if (
-                  typeof data186 !== 'string' &&
-                  !(data186 && typeof data186 == 'object' && !Array.isArray(data186))
-                ) {
-                  const err353 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
-                    message: 'must be string,object',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err353];
-                  } else {
-                    vErrors.push(err353);
-                  }
-                  errors++;
-                }
-              }
-              if (data178.plan !== undefined) {
-                if (typeof data178.plan !== 'boolean') {
-                  const err354 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err354];
-                  } else {
-                    vErrors.push(err354);
-                  }
-                  errors++;
-                }
-              }
-              if (data178.on_failure !== undefined) {
-                if (typeof data178.on_failure !== 'string') {
-                  const err355 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
@@ -7019,32 +7028,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data178.model !== undefined) {
-                let data189 = data178.model;
-                if (typeof data189 === 'string') {
-                  if (func3(data189) < 1) {
-                    const err356 = {
-                      instancePath:
-                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err356];
-                    } else {
-                      vErrors.push(err356);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err357 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
+              if (data181.output_schema !== undefined) {
+                let data189 = data181.output_schema;
+                if (
+                  typeof data189 !== 'string' &&
+                  !(data189 && typeof data189 == 'object' && !Array.isArray(data189))
+                ) {
+                  const err356 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
                     keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
+                    message: 'must be string,object',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err356];
+                  } else {
+                    vErrors.push(err356);
+                  }
+                  errors++;
+                }
+              }
+              if (data181.plan !== undefined) {
+                if (typeof data181.plan !== 'boolean') {
+                  const err357 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err357];
@@ -7054,33 +7067,35 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data178.temperature !== undefined) {
-                let data190 = data178.temperature;
-                if (typeof data190 == 'number') {
-                  if (data190 > 2 || isNaN(data190)) {
-                    const err358 = {
-                      instancePath:
-                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
-                      keyword: 'maximum',
-                      params: { comparison: '<=', limit: 2 },
-                      message: 'must be <= 2',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err358];
-                    } else {
-                      vErrors.push(err358);
-                    }
-                    errors++;
+              if (data181.on_failure !== undefined) {
+                if (typeof data181.on_failure !== 'string') {
+                  const err358 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err358];
+                  } else {
+                    vErrors.push(err358);
                   }
-                  if (data190 < 0 || isNaN(data190)) {
+                  errors++;
+                }
+              }
+              if (data181.model !== undefined) {
+                let data192 = data181.model;
+                if (typeof data192 === 'string') {
+                  if (func3(data192) < 1) {
                     const err359 = {
                       instancePath:
-                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 0 },
-                      message: 'must be >= 0',
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
                       vErrors = [err359];
@@ -7091,12 +7106,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 } else {
                   const err360 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
                     keyword: 'type',
-                    params: { type: 'number' },
-                    message: 'must be number',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err360];
@@ -7106,33 +7120,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data178.max_tokens !== undefined) {
-                let data191 = data178.max_tokens;
-                if (!(typeof data191 == 'number' && !(data191 % 1) && !isNaN(data191))) {
-                  const err361 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err361];
-                  } else {
-                    vErrors.push(err361);
+              if (data181.temperature !== undefined) {
+                let data193 = data181.temperature;
+                if (typeof data193 == 'number') {
+                  if (data193 > 2 || isNaN(data193)) {
+                    const err361 = {
+                      instancePath:
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
+                      keyword: 'maximum',
+                      params: { comparison: '<=', limit: 2 },
+                      message: 'must be <= 2',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err361];
+                    } else {
+                      vErrors.push(err361);
+                    }
+                    errors++;
                   }
-                  errors++;
-                }
-                if (typeof data191 == 'number') {
-                  if (data191 < 1 || isNaN(data191)) {
+                  if (data193 < 0 || isNaN(data193)) {
                     const err362 = {
                       instancePath:
-                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
                       keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
                     };
                     if (vErrors === null) {
                       vErrors = [err362];
@@ -7141,18 +7155,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                }
-              }
-              if (data178.timeout_ms !== undefined) {
-                let data192 = data178.timeout_ms;
-                if (!(typeof data192 == 'number' && !(data192 % 1) && !isNaN(data192))) {
+                } else {
                   const err363 = {
                     instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
                     keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
+                    params: { type: 'number' },
+                    message: 'must be number',
                   };
                   if (vErrors === null) {
                     vErrors = [err363];
@@ -7161,9 +7171,65 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data192 == 'number') {
-                  if (data192 < 1 || isNaN(data192)) {
-                    const err364 = {
+              }
+              if (data181.max_tokens !== undefined) {
+                let data194 = data181.max_tokens;
+                if (!(typeof data194 == 'number' && !(data194 % 1) && !isNaN(data194))) {
+                  const err364 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err364];
+                  } else {
+                    vErrors.push(err364);
+                  }
+                  errors++;
+                }
+                if (typeof data194 == 'number') {
+                  if (data194 < 1 || isNaN(data194)) {
+                    const err365 = {
+                      instancePath:
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err365];
+                    } else {
+                      vErrors.push(err365);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data181.timeout_ms !== undefined) {
+                let data195 = data181.timeout_ms;
+                if (!(typeof data195 == 'number' && !(data195 % 1) && !isNaN(data195))) {
+                  const err366 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err366];
+                  } else {
+                    vErrors.push(err366);
+                  }
+                  errors++;
+                }
+                if (typeof data195 == 'number') {
+                  if (data195 < 1 || isNaN(data195)) {
+                    const err367 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
@@ -7172,18 +7238,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err364];
+                      vErrors = [err367];
                     } else {
-                      vErrors.push(err364);
+                      vErrors.push(err367);
                     }
                     errors++;
                   }
                 }
               }
-              if (data178.max_retries !== undefined) {
-                let data193 = data178.max_retries;
-                if (!(typeof data193 == 'number' && !(data193 % 1) && !isNaN(data193))) {
-                  const err365 = {
+              if (data181.max_retries !== undefined) {
+                let data196 = data181.max_retries;
+                if (!(typeof data196 == 'number' && !(data196 % 1) && !isNaN(data196))) {
+                  const err368 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
@@ -7192,15 +7258,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err365];
+                    vErrors = [err368];
                   } else {
-                    vErrors.push(err365);
+                    vErrors.push(err368);
                   }
                   errors++;
                 }
-                if (typeof data193 == 'number') {
-                  if (data193 < 0 || isNaN(data193)) {
-                    const err366 = {
+                if (typeof data196 == 'number') {
+                  if (data196 < 0 || isNaN(data196)) {
+                    const err369 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
@@ -7209,17 +7275,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 0',
                     };
                     if (vErrors === null) {
-                      vErrors = [err366];
+                      vErrors = [err369];
                     } else {
-                      vErrors.push(err366);
+                      vErrors.push(err369);
                     }
                     errors++;
                   }
                 }
               }
-              if (data178.file !== undefined) {
-                if (typeof data178.file !== 'string') {
-                  const err367 = {
+              if (data181.file !== undefined) {
+                if (typeof data181.file !== 'string') {
+                  const err370 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
                     schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
                     keyword: 'type',
@@ -7227,22 +7293,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err367];
+                    vErrors = [err370];
                   } else {
-                    vErrors.push(err367);
+                    vErrors.push(err370);
                   }
                   errors++;
                 }
               }
-              if (data178.tools !== undefined) {
-                let data195 = data178.tools;
-                if (Array.isArray(data195)) {
-                  const len16 = data195.length;
+              if (data181.tools !== undefined) {
+                let data198 = data181.tools;
+                if (Array.isArray(data198)) {
+                  const len16 = data198.length;
                   for (let i23 = 0; i23 < len16; i23++) {
-                    let data196 = data195[i23];
-                    if (typeof data196 === 'string') {
-                      if (func3(data196) < 1) {
-                        const err368 = {
+                    let data199 = data198[i23];
+                    if (typeof data199 === 'string') {
+                      if (func3(data199) < 1) {
+                        const err371 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -7255,14 +7321,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err368];
+                          vErrors = [err371];
                         } else {
-                          vErrors.push(err368);
+                          vErrors.push(err371);
                         }
                         errors++;
                       }
                     } else {
-                      const err369 = {
+                      const err372 = {
                         instancePath:
                           instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i23,
                         schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
@@ -7271,25 +7337,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err369];
+                        vErrors = [err372];
                       } else {
-                        vErrors.push(err369);
+                        vErrors.push(err372);
                       }
                       errors++;
                     }
                   }
-                  let i24 = data195.length;
+                  let i24 = data198.length;
                   let j7;
                   if (i24 > 1) {
                     const indices4 = {};
                     for (; i24--;) {
-                      let item4 = data195[i24];
+                      let item4 = data198[i24];
                       if (typeof item4 !== 'string') {
                         continue;
                       }
                       if (typeof indices4[item4] == 'number') {
                         j7 = indices4[item4];
-                        const err370 = {
+                        const err373 = {
                           instancePath:
                             instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                           schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
@@ -7298,9 +7364,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i24 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err370];
+                          vErrors = [err373];
                         } else {
-                          vErrors.push(err370);
+                          vErrors.push(err373);
                         }
                         errors++;
                         break;
@@ -7309,7 +7375,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err371 = {
+                  const err374 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                     schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
                     keyword: 'type',
@@ -7317,17 +7383,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err371];
+                    vErrors = [err374];
                   } else {
-                    vErrors.push(err371);
+                    vErrors.push(err374);
                   }
                   errors++;
                 }
               }
-              if (data178.max_turns !== undefined) {
-                let data197 = data178.max_turns;
-                if (!(typeof data197 == 'number' && !(data197 % 1) && !isNaN(data197))) {
-                  const err372 = {
+              if (data181.max_turns !== undefined) {
+                let data200 = data181.max_turns;
+                if (!(typeof data200 == 'number' && !(data200 % 1) && !isNaN(data200))) {
+                  const err375 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
@@ -7336,15 +7402,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err372];
+                    vErrors = [err375];
                   } else {
-                    vErrors.push(err372);
+                    vErrors.push(err375);
                   }
                   errors++;
                 }
-                if (typeof data197 == 'number') {
-                  if (data197 < 1 || isNaN(data197)) {
-                    const err373 = {
+                if (typeof data200 == 'number') {
+                  if (data200 < 1 || isNaN(data200)) {
+                    const err376 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
@@ -7353,23 +7419,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err373];
+                      vErrors = [err376];
                     } else {
-                      vErrors.push(err373);
+                      vErrors.push(err376);
                     }
                     errors++;
                   }
                 }
               }
-              if (data178.approval !== undefined) {
-                let data198 = data178.approval;
-                if (Array.isArray(data198)) {
-                  const len17 = data198.length;
+              if (data181.approval !== undefined) {
+                let data201 = data181.approval;
+                if (Array.isArray(data201)) {
+                  const len17 = data201.length;
                   for (let i25 = 0; i25 < len17; i25++) {
-                    let data199 = data198[i25];
-                    if (typeof data199 === 'string') {
-                      if (func3(data199) < 1) {
-                        const err374 = {
+                    let data202 = data201[i25];
+                    if (typeof data202 === 'string') {
+                      if (func3(data202) < 1) {
+                        const err377 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -7382,14 +7448,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err374];
+                          vErrors = [err377];
                         } else {
-                          vErrors.push(err374);
+                          vErrors.push(err377);
                         }
                         errors++;
                       }
                     } else {
-                      const err375 = {
+                      const err378 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -7402,25 +7468,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err375];
+                        vErrors = [err378];
                       } else {
-                        vErrors.push(err375);
+                        vErrors.push(err378);
                       }
                       errors++;
                     }
                   }
-                  let i26 = data198.length;
+                  let i26 = data201.length;
                   let j8;
                   if (i26 > 1) {
                     const indices5 = {};
                     for (; i26--;) {
-                      let item5 = data198[i26];
+                      let item5 = data201[i26];
                       if (typeof item5 !== 'string') {
                         continue;
                       }
                       if (typeof indices5[item5] == 'number') {
                         j8 = indices5[item5];
-                        const err376 = {
+                        const err379 = {
                           instancePath:
                             instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                           schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
@@ -7429,9 +7495,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j8 + ' and ' + i26 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err376];
+                          vErrors = [err379];
                         } else {
-                          vErrors.push(err376);
+                          vErrors.push(err379);
                         }
                         errors++;
                         break;
@@ -7440,7 +7506,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err377 = {
+                  const err380 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                     schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
@@ -7449,22 +7515,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err377];
+                    vErrors = [err380];
                   } else {
-                    vErrors.push(err377);
+                    vErrors.push(err380);
                   }
                   errors++;
                 }
               }
-              if (data178.delegates !== undefined) {
-                let data200 = data178.delegates;
-                if (Array.isArray(data200)) {
-                  const len18 = data200.length;
+              if (data181.delegates !== undefined) {
+                let data203 = data181.delegates;
+                if (Array.isArray(data203)) {
+                  const len18 = data203.length;
                   for (let i27 = 0; i27 < len18; i27++) {
-                    let data201 = data200[i27];
-                    if (typeof data201 === 'string') {
-                      if (func3(data201) < 1) {
-                        const err378 = {
+                    let data204 = data203[i27];
+                    if (typeof data204 === 'string') {
+                      if (func3(data204) < 1) {
+                        const err381 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -7477,14 +7543,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err378];
+                          vErrors = [err381];
                         } else {
-                          vErrors.push(err378);
+                          vErrors.push(err381);
                         }
                         errors++;
                       }
                     } else {
-                      const err379 = {
+                      const err382 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -7497,25 +7563,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err379];
+                        vErrors = [err382];
                       } else {
-                        vErrors.push(err379);
+                        vErrors.push(err382);
                       }
                       errors++;
                     }
                   }
-                  let i28 = data200.length;
+                  let i28 = data203.length;
                   let j9;
                   if (i28 > 1) {
                     const indices6 = {};
                     for (; i28--;) {
-                      let item6 = data200[i28];
+                      let item6 = data203[i28];
                       if (typeof item6 !== 'string') {
                         continue;
                       }
                       if (typeof indices6[item6] == 'number') {
                         j9 = indices6[item6];
-                        const err380 = {
+                        const err383 = {
                           instancePath:
                             instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                           schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
@@ -7524,9 +7590,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j9 + ' and ' + i28 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err380];
+                          vErrors = [err383];
                         } else {
-                          vErrors.push(err380);
+                          vErrors.push(err383);
                         }
                         errors++;
                         break;
@@ -7535,7 +7601,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err381 = {
+                  const err384 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                     schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
@@ -7544,17 +7610,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err381];
+                    vErrors = [err384];
                   } else {
-                    vErrors.push(err381);
+                    vErrors.push(err384);
                   }
                   errors++;
                 }
               }
-              if (data178.attachments !== undefined) {
-                let data202 = data178.attachments;
-                if (!(data202 === 'inline' || data202 === 'list' || data202 === 'native')) {
-                  const err382 = {
+              if (data181.attachments !== undefined) {
+                let data205 = data181.attachments;
+                if (!(data205 === 'inline' || data205 === 'list' || data205 === 'native')) {
+                  const err385 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
                     schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
@@ -7565,22 +7631,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
-                    vErrors = [err382];
+                    vErrors = [err385];
                   } else {
-                    vErrors.push(err382);
+                    vErrors.push(err385);
                   }
                   errors++;
                 }
               }
-              if (data178.routes !== undefined) {
-                let data203 = data178.routes;
-                if (Array.isArray(data203)) {
-                  const len19 = data203.length;
+              if (data181.routes !== undefined) {
+                let data206 = data181.routes;
+                if (Array.isArray(data206)) {
+                  const len19 = data206.length;
                   for (let i29 = 0; i29 < len19; i29++) {
-                    let data204 = data203[i29];
-                    if (data204 && typeof data204 == 'object' && !Array.isArray(data204)) {
-                      if (data204.to === undefined) {
-                        const err383 = {
+                    let data207 = data206[i29];
+                    if (data207 && typeof data207 == 'object' && !Array.isArray(data207)) {
+                      if (data207.to === undefined) {
+                        const err386 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -7593,15 +7659,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'to' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err383];
+                          vErrors = [err386];
                         } else {
-                          vErrors.push(err383);
+                          vErrors.push(err386);
                         }
                         errors++;
                       }
-                      for (const key48 in data204) {
+                      for (const key48 in data207) {
                         if (!(key48 === 'when' || key48 === 'to')) {
-                          const err384 = {
+                          const err387 = {
                             instancePath:
                               instancePath +
                               '/agents/' +
@@ -7615,18 +7681,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err384];
+                            vErrors = [err387];
                           } else {
-                            vErrors.push(err384);
+                            vErrors.push(err387);
                           }
                           errors++;
                         }
                       }
-                      if (data204.when !== undefined) {
-                        let data205 = data204.when;
-                        if (typeof data205 === 'string') {
-                          if (func3(data205) < 1) {
-                            const err385 = {
+                      if (data207.when !== undefined) {
+                        let data208 = data207.when;
+                        if (typeof data208 === 'string') {
+                          if (func3(data208) < 1) {
+                            const err388 = {
                               instancePath:
                                 instancePath +
                                 '/agents/' +
@@ -7641,14 +7707,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must NOT have fewer than 1 characters',
                             };
                             if (vErrors === null) {
-                              vErrors = [err385];
+                              vErrors = [err388];
                             } else {
-                              vErrors.push(err385);
+                              vErrors.push(err388);
                             }
                             errors++;
                           }
                         } else {
-                          const err386 = {
+                          const err389 = {
                             instancePath:
                               instancePath +
                               '/agents/' +
@@ -7663,17 +7729,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be string',
                           };
                           if (vErrors === null) {
-                            vErrors = [err386];
+                            vErrors = [err389];
                           } else {
-                            vErrors.push(err386);
+                            vErrors.push(err389);
                           }
                           errors++;
                         }
                       }
-                      if (data204.to !== undefined) {
-                        let data206 = data204.to;
-                        if (typeof data206 !== 'string' && data206 !== null) {
-                          const err387 = {
+                      if (data207.to !== undefined) {
+                        let data209 = data207.to;
+                        if (typeof data209 !== 'string' && data209 !== null) {
+                          const err390 = {
                             instancePath:
                               instancePath +
                               '/agents/' +
@@ -7691,15 +7757,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be string,null',
                           };
                           if (vErrors === null) {
-                            vErrors = [err387];
+                            vErrors = [err390];
                           } else {
-                            vErrors.push(err387);
+                            vErrors.push(err390);
                           }
                           errors++;
                         }
-                        if (typeof data206 === 'string') {
-                          if (func3(data206) < 1) {
-                            const err388 = {
+                        if (typeof data209 === 'string') {
+                          if (func3(data209) < 1) {
+                            const err391 = {
                               instancePath:
                                 instancePath +
                                 '/agents/' +
@@ -7714,16 +7780,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must NOT have fewer than 1 characters',
                             };
                             if (vErrors === null) {
-                              vErrors = [err388];
+                              vErrors = [err391];
                             } else {
-                              vErrors.push(err388);
+                              vErrors.push(err391);
                             }
                             errors++;
                           }
                         }
                       }
                     } else {
-                      const err389 = {
+                      const err392 = {
                         instancePath:
                           instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/routes/' + i29,
                         schemaPath: '#/properties/agents/additionalProperties/properties/routes/items/type',
@@ -7732,15 +7798,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err389];
+                        vErrors = [err392];
                       } else {
-                        vErrors.push(err389);
+                        vErrors.push(err392);
                       }
                       errors++;
                     }
                   }
                 } else {
-                  const err390 = {
+                  const err393 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/routes',
                     schemaPath: '#/properties/agents/additionalProperties/properties/routes/type',
@@ -7749,18 +7815,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err390];
+                    vErrors = [err393];
                   } else {
-                    vErrors.push(err390);
+                    vErrors.push(err393);
                   }
                   errors++;
                 }
               }
-              if (data178.input !== undefined) {
-                let data207 = data178.input;
-                if (typeof data207 === 'string') {
-                  if (func3(data207) < 1) {
-                    const err391 = {
+              if (data181.input !== undefined) {
+                let data210 = data181.input;
+                if (typeof data210 === 'string') {
+                  if (func3(data210) < 1) {
+                    const err394 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
                       schemaPath: '#/properties/agents/additionalProperties/properties/input/minLength',
@@ -7769,74 +7835,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err391];
+                      vErrors = [err394];
                     } else {
-                      vErrors.push(err391);
+                      vErrors.push(err394);
                     }
                     errors++;
                   }
                 } else {
-                  const err392 = {
+                  const err395 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
                     schemaPath: '#/properties/agents/additionalProperties/properties/input/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err392];
-                  } else {
-                    vErrors.push(err392);
-                  }
-                  errors++;
-                }
-              }
-              if (data178.answer !== undefined) {
-                let data208 = data178.answer;
-                if (typeof data208 === 'string') {
-                  if (func3(data208) < 1) {
-                    const err393 = {
-                      instancePath:
-                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/answer',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/answer/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err393];
-                    } else {
-                      vErrors.push(err393);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err394 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/answer',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/answer/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err394];
-                  } else {
-                    vErrors.push(err394);
-                  }
-                  errors++;
-                }
-              }
-              if (data178.protocol !== undefined) {
-                let data209 = data178.protocol;
-                if (!(data209 === 'sentient' || data209 === 'none')) {
-                  const err395 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/protocol',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/protocol/enum',
-                    keyword: 'enum',
-                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.protocol.enum },
-                    message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
                     vErrors = [err395];
@@ -7846,10 +7857,65 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data178.message_format !== undefined) {
-                let data210 = data178.message_format;
-                if (!(data210 === 'sentient' || data210 === 'sacp')) {
-                  const err396 = {
+              if (data181.answer !== undefined) {
+                let data211 = data181.answer;
+                if (typeof data211 === 'string') {
+                  if (func3(data211) < 1) {
+                    const err396 = {
+                      instancePath:
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/answer',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/answer/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err396];
+                    } else {
+                      vErrors.push(err396);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err397 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/answer',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/answer/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err397];
+                  } else {
+                    vErrors.push(err397);
+                  }
+                  errors++;
+                }
+              }
+              if (data181.protocol !== undefined) {
+                let data212 = data181.protocol;
+                if (!(data212 === 'sentient' || data212 === 'none')) {
+                  const err398 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/protocol',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/protocol/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.protocol.enum },
+                    message: 'must be equal to one of the allowed values',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err398];
+                  } else {
+                    vErrors.push(err398);
+                  }
+                  errors++;
+                }
+              }
+              if (data181.message_format !== undefined) {
+                let data213 = data181.message_format;
+                if (!(data213 === 'sentient' || data213 === 'sacp')) {
+                  const err399 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/message_format',
                     schemaPath: '#/properties/agents/additionalProperties/properties/message_format/enum',
@@ -7860,15 +7926,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
-                    vErrors = [err396];
+                    vErrors = [err399];
                   } else {
-                    vErrors.push(err396);
+                    vErrors.push(err399);
                   }
                   errors++;
                 }
               }
             } else {
-              const err397 = {
+              const err400 = {
                 instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
@@ -7876,79 +7942,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err397];
+                vErrors = [err400];
               } else {
-                vErrors.push(err397);
+                vErrors.push(err400);
               }
               errors++;
             }
           }
         }
-        if (data177.claude_code_dir !== undefined) {
-          let data211 = data177.claude_code_dir;
-          if (typeof data211 !== 'string' && data211 !== null) {
-            const err398 = {
+        if (data180.claude_code_dir !== undefined) {
+          let data214 = data180.claude_code_dir;
+          if (typeof data214 !== 'string' && data214 !== null) {
+            const err401 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
               params: { type: schema11.properties.agents.properties.claude_code_dir.type },
               message: 'must be string,null',
-            };
-            if (vErrors === null) {
-              vErrors = [err398];
-            } else {
-              vErrors.push(err398);
-            }
-            errors++;
-          }
-        }
-        if (data177.claude_code !== undefined) {
-          let data212 = data177.claude_code;
-          if (data212 && typeof data212 == 'object' && !Array.isArray(data212)) {
-            for (const key49 in data212) {
-              if (!(key49 === 'unknown_tools')) {
-                const err399 = {
-                  instancePath: instancePath + '/agents/claude_code',
-                  schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key49 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err399];
-                } else {
-                  vErrors.push(err399);
-                }
-                errors++;
-              }
-            }
-            if (data212.unknown_tools !== undefined) {
-              let data213 = data212.unknown_tools;
-              if (!(data213 === 'warn' || data213 === 'error')) {
-                const err400 = {
-                  instancePath: instancePath + '/agents/claude_code/unknown_tools',
-                  schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.agents.properties.claude_code.properties.unknown_tools.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err400];
-                } else {
-                  vErrors.push(err400);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err401 = {
-              instancePath: instancePath + '/agents/claude_code',
-              schemaPath: '#/properties/agents/properties/claude_code/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err401];
@@ -7958,8 +7968,64 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data180.claude_code !== undefined) {
+          let data215 = data180.claude_code;
+          if (data215 && typeof data215 == 'object' && !Array.isArray(data215)) {
+            for (const key49 in data215) {
+              if (!(key49 === 'unknown_tools')) {
+                const err402 = {
+                  instancePath: instancePath + '/agents/claude_code',
+                  schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key49 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err402];
+                } else {
+                  vErrors.push(err402);
+                }
+                errors++;
+              }
+            }
+            if (data215.unknown_tools !== undefined) {
+              let data216 = data215.unknown_tools;
+              if (!(data216 === 'warn' || data216 === 'error')) {
+                const err403 = {
+                  instancePath: instancePath + '/agents/claude_code/unknown_tools',
+                  schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.agents.properties.claude_code.properties.unknown_tools.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err403];
+                } else {
+                  vErrors.push(err403);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err404 = {
+              instancePath: instancePath + '/agents/claude_code',
+              schemaPath: '#/properties/agents/properties/claude_code/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err404];
+            } else {
+              vErrors.push(err404);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err402 = {
+        const err405 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -7967,15 +8033,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err402];
+          vErrors = [err405];
         } else {
-          vErrors.push(err402);
+          vErrors.push(err405);
         }
         errors++;
       }
     }
   } else {
-    const err403 = {
+    const err406 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -7983,9 +8049,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err403];
+      vErrors = [err406];
     } else {
-      vErrors.push(err403);
+      vErrors.push(err406);
     }
     errors++;
   }

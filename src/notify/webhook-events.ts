@@ -18,7 +18,7 @@ export interface SessionNotice {
   /** When it ended or paused (ISO). */
   at: string;
   /** Set for a pause: which one (the same pause reported again has the same key) and what it waits for. */
-  pause?: { key: string; awaiting: 'reply' | 'approval' };
+  pause?: { key: string; awaiting: 'reply' | 'approval' | 'intervention' | 'halt' };
 }
 
 /** One event as it is delivered: its id, its type, and its body, fixed byte for byte for every retry. */
@@ -39,10 +39,18 @@ export function sessionLinks(requestId: string, sessionId: string): Record<strin
   };
 }
 
+/** What a pause sends besides `session_paused`, by what it waits for. */
+const pauseExtras: Record<NonNullable<SessionNotice['pause']>['awaiting'], WebhookEventType[]> = {
+  reply: [],
+  approval: ['approval_requested'],
+  intervention: ['intervention_required'],
+  halt: [],
+};
+
 /** The events a notice makes: an end sends session_finished (and session_cancelled for a cancel); a pause session_paused (and approval_requested). */
 export function webhookEventsOf(notice: SessionNotice): WebhookEvent[] {
   const types: WebhookEventType[] = notice.pause
-    ? ['session_paused', ...(notice.pause.awaiting === 'approval' ? (['approval_requested'] as const) : [])]
+    ? ['session_paused', ...pauseExtras[notice.pause.awaiting]]
     : ['session_finished', ...(notice.status === 'cancelled' ? (['session_cancelled'] as const) : [])];
   return types.map((type) => ({
     id: `msg_${sha256Hex(`${notice.sessionId}\n${type}\n${notice.pause?.key ?? ''}`).slice(0, 32)}`,

@@ -29,7 +29,8 @@ export function forkPoint(
   from: number | null,
 ): { from: number } | { refusal: string } {
   const sessionId = state.session.session_id;
-  if (!hasEnded(state)) {
+  // A session waiting for a steward may be forked as it stands (docs/run-control.md).
+  if (!hasEnded(state) && state.paused?.awaiting !== 'intervention' && state.paused?.awaiting !== 'halt') {
     const standing = state.paused ? 'paused, waiting for a person' : 'still running';
     return {
       refusal:

@@ -19,7 +19,7 @@ import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { StoredSession } from '../store/session-store.js';
 import type { SessionPrivacy } from '../privacy/session-privacy.js';
 import type { RunnerDependencies } from './runner-contract.js';
-import { applyRecord, type SessionState } from './session-state.js';
+import { applyRecord, INTERVENE, type SessionState } from './session-state.js';
 import type { PendingStep } from './session-steps.js';
 import { cancelOf } from './run-controls.js';
 import { toolAuditLines } from './tool-audit.js';
@@ -215,7 +215,7 @@ export class MessageCommitter {
       final: outcome.kind === 'halt',
       halt,
       plan: outcome.kind === 'answer' ? outcome.plan : null,
-      on_failure: agent?.onFailure ?? null,
+      on_failure: failureRouteOf(agent, this.deps.config, state),
       ...(hasTools ? { tools } : {}),
       ...(notRepeated ? { not_repeated: notRepeated } : {}),
       ...(attachments.length > 0 ? { attachments: attachmentList(attachments) } : {}),
@@ -223,6 +223,8 @@ export class MessageCommitter {
       ...(chatContext ? { chat_context: chatContext } : {}),
       ...(route ? { route } : {}),
       ...(outcome.kind === 'answer' && outcome.reasoning ? { reasoning: reasoningDigest(outcome.reasoning) } : {}),
+      ...(step.advice ? { steward_advice: step.advice.sha256 } : {}),
+      ...(state.messages.length === 0 && state.session.request.limits ? { limits: state.session.request.limits } : {}),
     };
     // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
     const { entryHash } = await active.stored.commitMessage(record, auditInputOf(record, state));
@@ -292,5 +294,17 @@ export function auditInputOf(record: MessageRecord, state: SessionState): AuditE
     ...(record.chat_context ? { chatContext: record.chat_context } : {}),
     ...(record.route ? { route: record.route } : {}),
     ...(record.reasoning ? { reasoning: record.reasoning } : {}),
+    ...(record.steward_advice ? { stewardAdvice: record.steward_advice } : {}),
+    ...(record.limits ? { limits: record.limits } : {}),
   };
+}
+
+/**
+ * Where a failed message of `agent` goes (session-state.ts routes it): the agent's `on_failure`,
+ * else `intervene` when `limits.on_failure: intervene` says so for every agent. A delegated child
+ * fails to its parent as before: its parent's steward decides for the tree.
+ */
+function failureRouteOf(agent: AgentDefinition | null, config: GovflowConfig, state: SessionState): string | null {
+  const route = agent?.onFailure ?? (agent && config.limits.on_failure === INTERVENE ? INTERVENE : null);
+  return route === INTERVENE && state.session.delegation ? null : route;
 }

@@ -18,6 +18,8 @@ const ACTION_WORDS: Record<ControlRecord['action'], string> = {
   fork: 'Forked',
   retry: 'Retried',
   rerun: 'Re-run',
+  intervene: 'Decided',
+  halt: 'Halted',
 };
 
 /** The `[STATUS]` message of an operator's entry: what was done, by whom. */
@@ -27,6 +29,16 @@ export function describeControl(record: ControlRecord): string {
     const via = record.via_session ? ` (with its parent session ${record.via_session})` : '';
     return `Cancelled by ${record.by}${via}${why}`;
   }
+  if (record.action === 'halt') return record.detail ?? `Halted (${record.reason ?? 'cost'})`;
+  if (record.action === 'intervene') {
+    const what =
+      record.decision === 'retry'
+        ? `the failed step runs again${record.advice ? ' with advice' : ''}`
+        : record.decision === 'fail'
+          ? 'the session ends failed'
+          : `the session continues${record.limits ? ` under new totals ${JSON.stringify(record.limits)}` : ''}`;
+    return `Steward ${record.by} decided ${record.decision ?? '?'}: ${what}${why}`;
+  }
   const reused =
     (record.from ?? 1) > 1 ? `messages 1–${(record.from ?? 1) - 1} reused with no model call` : 'nothing reused';
   return `${ACTION_WORDS[record.action]} by ${record.by} from session ${record.of_session ?? '?'} at message ${record.from ?? 1} (${reused})${why}`;
@@ -34,6 +46,20 @@ export function describeControl(record: ControlRecord): string {
 
 /** The `[CONTROL]` line: action, by, claimed_by?, reason, at (in the configured zone), of_session?, from?. */
 export function controlLine(record: ControlRecord, timezone: string): ControlAuditLine {
+  if (record.action === 'halt')
+    return { action: 'halt', reason: record.reason, by: record.by, at: isoInTimeZone(new Date(record.at), timezone) };
+  if (record.action === 'intervene')
+    return {
+      action: record.action,
+      decision: record.decision ?? 'retry',
+      by: record.by,
+      ...(record.claimed_by !== null ? { claimed_by: record.claimed_by } : {}),
+      reason: record.reason,
+      ...(record.advice_sha256 ? { advice_sha256: record.advice_sha256 } : {}),
+      ...(record.limits ? { limits: record.limits } : {}),
+      ...(record.beyond_configured ? { beyond_configured: true } : {}),
+      at: isoInTimeZone(new Date(record.at), timezone),
+    };
   return {
     action: record.action,
     by: record.by,
@@ -51,12 +77,12 @@ export function operatorAuditInput(record: ControlRecord, session: SessionRecord
     message_id: record.control_id,
     timestamp: { executed_at: isoInTimeZone(new Date(record.at), timezone), timezone },
     agent: { name: 'operator', type: 'operator' },
-    input: { source: 'operator', content: record.reason ?? NO_REASON },
+    input: { source: 'operator', content: (record.action === 'halt' ? record.detail : record.reason) ?? NO_REASON },
     output: { content: null, content_type: 'control' },
     next_agent: { name: null, reason: null },
     // Not one of an agent's status codes: `cancelled` is the operator's (docs/run-control.md).
     status: {
-      code: (record.action === 'cancel' ? 'cancelled' : 'success') as StatusCode,
+      code: (record.action === 'cancel' ? 'cancelled' : record.action === 'halt' ? 'pending' : 'success') as StatusCode,
       message: describeControl(record),
     },
     error: { has_error: false, error_code: null, error_message: null, retry_count: 0, recoverable: false },

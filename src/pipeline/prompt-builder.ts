@@ -146,6 +146,13 @@ export function buildUserPrompt(input: { source: string; content: unknown }): st
   return `Input from ${input.source === 'user' ? 'the user' : `"${input.source}"`} (JSON):\n${JSON.stringify(promptView(input.content))}`;
 }
 
+/** A steward's advice for a retried step (docs/run-control.md), after the input; '' without one. */
+export function stewardAdviceBlock(advice: { text: string } | undefined): string {
+  return advice
+    ? `\n\nSteward advice (your previous attempt at this step failed; a person reviewed it):\n${advice.text}`
+    : '';
+}
+
 /** What the model is told after an invalid answer. */
 export function buildRepairPrompt(problems: string[]): string {
   return [

@@ -17,6 +17,7 @@ import type { AttachmentInfo } from '../store/attachment-records.js';
 import type { SessionNotice } from '../notify/webhook-events.js';
 import type { ChatOrder } from './chat-turn.js';
 import type { UserSpend } from '../store/user-spend.js';
+import type { RequestLimits } from '../intake/request-limits.js';
 
 export interface RunnerDependencies {
   config: GovflowConfig;
@@ -50,6 +51,8 @@ export interface NewSessionRequest {
   text: string;
   user?: string | null;
   metadata?: Record<string, unknown> | null;
+  /** The request's own limits (SPEC §25), checked against the configured ones by the intake. */
+  limits?: RequestLimits;
   sourceFile: string;
   /** The claimed request file, archived when the session ends (null: leave the file alone). */
   claimedPath: string | null;

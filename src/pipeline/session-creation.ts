@@ -76,6 +76,7 @@ export async function createSession(
     text: handoff ? text + handoff.text : text,
     user: request.user ?? null,
     metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null,
+    ...(request.limits ? { limits: request.limits } : {}),
   };
   // A fork's attachments are its original's (docs/run-control.md), copied from the original's workspace and checked.
   const requested = request.attachments ?? (fork ? attachmentsOf(config, fork.original.session) : undefined);

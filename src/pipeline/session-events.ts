@@ -69,8 +69,10 @@ export interface SessionEventMap {
   pending: {
     sessionId: string;
     question: string;
-    awaiting: 'reply' | 'approval';
+    awaiting: 'reply' | 'approval' | 'intervention' | 'halt';
     pause: string;
+    /** The result's status of this pause (pending, intervention_required, halted_cost, halted_time). */
+    status?: string;
     /** Which pause since the last message (SessionState.pausesSinceMessage); other daemons' notices (cluster) lack it. */
     ordinal?: number;
   };

@@ -66,6 +66,7 @@ export class SessionFinisher {
         awaiting: paused.awaiting ?? 'reply',
         pause: pauseKeyOf(paused),
         ordinal: state.pausesSinceMessage,
+        status: result.status,
       });
     else
       this.deps.events?.emit('session_finished', {
@@ -74,7 +75,13 @@ export class SessionFinisher {
         status: result.status,
       });
     this.deps.log?.info(
-      paused ? 'session paused for a reply' : state.cancelled ? 'session cancelled' : 'session finished',
+      paused
+        ? paused.awaiting === 'intervention' || paused.awaiting === 'halt'
+          ? 'session waits for a steward'
+          : 'session paused for a reply'
+        : state.cancelled
+          ? 'session cancelled'
+          : 'session finished',
       {
         session: state.session.session_id,
         request: state.session.request_id,
@@ -147,6 +154,7 @@ export class SessionFinisher {
       model_time_ms: state.modelTimeMs,
       governance_hash: last?.governance_hash ?? null,
       question: state.paused?.question ?? null,
+      ...(state.paused?.awaiting === 'halt' && !state.cancelled ? { waiting: true } : {}),
     });
   }
 }
@@ -154,7 +162,8 @@ export class SessionFinisher {
 /** Seed 001's job state of a session, as its manifest names it. */
 export function stateName(state: SessionState): SessionStateName {
   if (state.cancelled) return 'CANCELLED';
-  if (state.paused) return 'PAUSED';
+  if (state.paused?.awaiting === 'halt') return state.paused.halt === 'time' ? 'HALTED_TIME' : 'HALTED_COST';
+  if (state.paused) return state.paused.awaiting === 'intervention' ? 'INTERVENTION_REQUIRED' : 'PAUSED';
   if (!state.final) return 'RUNNING';
   if (state.final.halt) return state.final.halt;
   // Records written before the halt field existed carry the state only in their notes.

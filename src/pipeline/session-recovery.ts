@@ -70,6 +70,15 @@ export async function appendMissingAuditEntries(
       message: record.message.message_id,
     });
   }
+  // A steward's decision a crash kept from the log: the run stopped right after it, before any later message.
+  for (const decision of state.decisions.values()) {
+    if (audited.has(decision.control_id)) continue;
+    await active.stored.reappendAudit(operatorAuditInput(decision, state.session, timezone));
+    log?.warn("re-appended a steward's entry missing from the audit log", {
+      session: state.session.session_id,
+      control: decision.control_id,
+    });
+  }
   const cancel = state.cancelled;
   if (cancel && !audited.has(cancel.control_id)) {
     await active.stored.reappendAudit(operatorAuditInput(cancel, state.session, timezone));

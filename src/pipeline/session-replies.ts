@@ -48,6 +48,11 @@ export async function journalReply(
       `session "${sessionId}" ${state.final ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`,
     );
   }
+  if (paused.awaiting === 'intervention' || paused.awaiting === 'halt')
+    reject(
+      `session "${sessionId}" waits for a steward's decision on its failed step, not for a reply: decide with govflow intervene ` +
+        `${sessionId} --retry|--fail, or an "intervene" control file`,
+    );
   if ((paused.awaiting === 'approval') !== (reply.approval !== undefined)) {
     reject(
       paused.awaiting === 'approval'

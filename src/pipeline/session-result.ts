@@ -9,11 +9,13 @@ import type { Lineage } from '../store/session-journal.js';
 import { attachmentList, type AttachmentInfo } from '../store/attachment-records.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import { resultAnswer } from './result-answer.js';
+import { interventionOf, type InterventionInfo } from './steward-summary.js';
 
 /** Version of the result document. */
 export const RESULT_FORMAT = 1 as const;
 
-export type ResultStatus = 'success' | 'partial' | 'failed' | 'pending' | 'cancelled';
+export type ResultStatus =
+  'success' | 'partial' | 'failed' | 'pending' | 'cancelled' | 'intervention_required' | 'halted_cost' | 'halted_time';
 
 export interface ResultDocument {
   format: typeof RESULT_FORMAT;
@@ -41,6 +43,8 @@ export interface ResultDocument {
   control?: { action: 'cancel'; by: string; reason: string | null; at: string };
   /** A session made by fork, retry or re-run: where it comes from (docs/run-control.md). */
   lineage?: Lineage;
+  /** A session waiting for a steward's decision on a failed message (docs/run-control.md). */
+  intervention?: InterventionInfo;
   /** The request's attachments (docs/attachments.md), as its first audit entry lists them; absent: none. */
   attachments?: AttachmentInfo[];
 }
@@ -56,16 +60,22 @@ export function buildResult(
   const last = state.messages[state.messages.length - 1]?.message;
   const decisive = final ?? last;
   const cancel = state.cancelled;
+  const intervention = interventionOf(state);
   const status: ResultStatus = cancel
     ? 'cancelled'
-    : state.paused
-      ? 'pending'
-      : ((final?.status.code as ResultStatus | undefined) ?? 'failed');
-  const error = !cancel && decisive?.error?.has_error ? { ...decisive.error } : null;
+    : intervention
+      ? 'intervention_required'
+      : state.paused?.awaiting === 'halt'
+        ? (`halted_${state.paused.halt ?? 'cost'}` as ResultStatus)
+        : state.paused
+          ? 'pending'
+          : ((final?.status.code as ResultStatus | undefined) ?? 'failed');
+  const halted = state.paused?.awaiting === 'halt' && !cancel;
+  const error = !cancel && !halted && decisive?.error?.has_error ? { ...decisive.error } : null;
   const lineage = state.session.lineage;
   const message = cancel
     ? describeControl(cancel)
-    : state.paused
+    : state.paused && !intervention
       ? state.paused.question
       : (decisive?.status.message ?? 'the session ended without a message');
   return {
@@ -76,7 +86,9 @@ export function buildResult(
     status,
     output: decisive?.output.content ?? null,
     message,
-    answer: cancel ? message : resultAnswer(final ?? null, state.paused?.question ?? null, message, finalAgent, state),
+    answer: cancel
+      ? message
+      : resultAnswer(final ?? null, intervention ? null : (state.paused?.question ?? null), message, finalAgent, state),
     conversation_id: state.session.chat?.conversation_id ?? state.session.session_id,
     conversation_turn: state.session.chat?.turn ?? 0,
     error,
@@ -112,5 +124,6 @@ export function buildResult(
         }
       : {}),
     ...(lineage ? { lineage: { ...lineage } } : {}),
+    ...(intervention ? { intervention } : {}),
   };
 }

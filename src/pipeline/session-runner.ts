@@ -21,6 +21,7 @@ import {
   type SessionOutcome,
 } from './runner-contract.js';
 import { limitReached } from './session-limits.js';
+import { effectiveLimits } from '../intake/request-limits.js';
 import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
 import { foldRecords, hasEnded, type SessionState } from './session-state.js';
 import { chainStep, loopKeyOf, type PendingStep } from './session-steps.js';
@@ -36,6 +37,8 @@ import { forkOrderOf, forkUnfinished, SessionForks } from './session-fork.js';
 import { ensureAttachments } from './session-attachments.js';
 import { createSession, generateSessionId } from './session-creation.js';
 import { renderStepInput } from './step-input.js';
+import { commitDecision, haltFailure, type StewardOrder } from './steward-decision.js';
+import { commitHalt, haltBefore } from './session-halts.js';
 
 export class SessionRunner {
   private readonly now: () => Date;
@@ -191,6 +194,35 @@ export class SessionRunner {
     } finally {
       entered.release();
     }
+  }
+
+  /**
+   * Applies a steward's decision to a session waiting for one (docs/run-control.md) and returns
+   * once it is durable, with the run that follows it: the failed agent again (retry) or the
+   * session's end (fail). A decision that cannot apply is a ControlRejectedError.
+   */
+  async intervene(sessionId: string, order: StewardOrder, signal: AbortSignal): Promise<() => Promise<SessionOutcome>> {
+    if (!isSessionId(sessionId) || !this.sessionExists(sessionId))
+      throw new ControlRejectedError(`no session "${sessionId}" exists: check the session_id`, { sessionId });
+    const entered = this.controls.enter(sessionId, signal);
+    let active: ActiveSession | null = null;
+    try {
+      active = await this.openSession(sessionId);
+      await this.mendAuditLog(active);
+      await commitDecision(active, order, this.deps, this.now);
+    } catch (error) {
+      if (active) await this.closeJournal(active);
+      entered.release();
+      throw error;
+    }
+    const decided = active;
+    return async () => {
+      try {
+        return await this.run(decided, entered.signal);
+      } finally {
+        entered.release();
+      }
+    };
   }
 
   private async recover(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {
@@ -354,8 +386,19 @@ export class SessionRunner {
         halt: null,
       };
     } else {
+      const limits = effectiveLimits(this.config.limits, state.session.request.limits, state.raised);
+      const reached = limitReached(limits, state, step.agent, loopKey, this.now());
+      // A halt (docs/run-control.md) pauses before the call; max_steps and loops always fail.
+      const halt =
+        reached?.failure.code === 'LOOP_DETECTED' || state.messages.length >= limits.max_steps
+          ? null
+          : await haltBefore(active, step, agent, snapshot, limits, this.deps, this.now());
+      if (halt && !state.haltFailed) {
+        await commitHalt(active, halt, this.deps, this.now);
+        return;
+      }
       const attempted =
-        limitReached(this.config.limits, state, step.agent, loopKey, this.now()) ??
+        (state.haltFailed ? haltFailure(state.haltFailed, step.agent) : reached) ??
         (rendered && !rendered.ok
           ? { kind: 'failure' as const, failure: rendered.failure, retryCount: 0 }
           : await this.attempts.run(active, step, snapshot, agent, signal));

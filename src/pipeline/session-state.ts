@@ -18,6 +18,10 @@ import type {
 } from '../store/tool-journal-records.js';
 import { GovflowError } from '../errors.js';
 import { chainStep, skippedTasks, type PendingStep, type PlanState } from './session-steps.js';
+import { applyHalt, applyStewardDecision } from './steward-state.js';
+import { INTERVENE } from '../governance/agent-definition.js';
+
+export { INTERVENE };
 
 /** One model turn of a tool loop, with the results journaled so far. */
 export interface ToolLoopTurn {
@@ -45,8 +49,13 @@ export interface SessionState {
     messageId: string;
     question: string;
     input: unknown;
-    /** Set when a tool call waits for a person's approval rather than the agent for a reply. */
-    awaiting?: 'approval';
+    /**
+     * Set when a tool call waits for a person's approval, or a failed message for a steward's
+     * decision (`intervention`, docs/run-control.md), rather than the agent for a reply.
+     */
+    awaiting?: 'approval' | 'intervention' | 'halt';
+    /** A halt: what was about to be crossed. */
+    halt?: 'cost' | 'time';
     callId?: string;
     tool?: string;
     /** SHA-256 of the waiting call's arguments (canonical JSON). */
@@ -88,6 +97,12 @@ export interface SessionState {
   /** The fork, retry or re-run that made this session, and how many of the original's records it has reused so far. */
   lineage: ControlRecord | null;
   reusedSoFar: number;
+  /** Steward decisions applied (docs/run-control.md), by their operator entry's id. */
+  decisions: Map<string, ControlRecord>;
+  /** A steward's `continue`: the session's new totals, over its configured and request limits. */
+  raised: { cost_usd?: number; time_minutes?: number };
+  /** A steward's `fail` of a halted session: its next step commits the failure the halt held back. */
+  haltFailed: 'cost' | 'time' | null;
 }
 
 export function emptyUsage(): UsageFigures {
@@ -121,6 +136,9 @@ export function initialState(session: SessionRecord): SessionState {
     cancelled: null,
     lineage: null,
     reusedSoFar: 0,
+    decisions: new Map(),
+    raised: {},
+    haltFailed: null,
   };
 }
 
@@ -216,6 +234,14 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
 }
 
 function applyControl(state: SessionState, record: ControlRecord): void {
+  if (record.action === 'intervene') {
+    applyStewardDecision(state, record);
+    return;
+  }
+  if (record.action === 'halt') {
+    applyHalt(state, record);
+    return;
+  }
   if (record.action !== 'cancel') {
     state.lineage = record;
     return;
@@ -280,8 +306,7 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
   // A route decided (SPEC §24) comes before on_failure: a failed message goes where it names, or ends.
   const routed = record.route !== undefined && record.route.index !== null;
   if (status === 'failed' && !routed) {
-    if (record.on_failure) state.cursor = chainStep(record.on_failure, message.agent.name, message, message.message_id);
-    else state.final = record;
+    routeFailure(state, record);
     return;
   }
   if (record.plan) {
@@ -297,6 +322,28 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
   if (message.next_agent.name)
     state.cursor = chainStep(message.next_agent.name, message.agent.name, message, message.message_id);
   else state.final = record;
+}
+
+/**
+ * Where a failed chain message goes (after any route an agent declares ahead of it): the agent its
+ * `on_failure` names, a pause for a steward (`on_failure: intervene`, docs/run-control.md), or the end.
+ */
+function routeFailure(state: SessionState, record: MessageRecord): void {
+  const message = record.message;
+  if (record.on_failure === INTERVENE) {
+    state.pausesSinceMessage = 1;
+    state.paused = {
+      agent: message.agent.name,
+      messageId: message.message_id,
+      question: message.status.message,
+      input: message.input.content,
+      awaiting: 'intervention',
+    };
+  } else if (record.on_failure) {
+    state.cursor = chainStep(record.on_failure, message.agent.name, message, message.message_id);
+  } else {
+    state.final = record;
+  }
 }
 
 function settlePlanIfDone(state: SessionState): void {
@@ -349,5 +396,7 @@ export function foldRecords(records: JournalRecord[]): SessionState {
 
 /** Names one pause: the tool call awaiting approval, or the message whose question is pending. */
 export function pauseKeyOf(paused: NonNullable<SessionState['paused']>): string {
-  return paused.awaiting === 'approval' ? `approval:${paused.callId ?? ''}` : `reply:${paused.messageId}`;
+  if (paused.awaiting === 'approval') return `approval:${paused.callId ?? ''}`;
+  if (paused.awaiting === 'halt') return `halt:${paused.messageId}`;
+  return paused.awaiting === 'intervention' ? `intervention:${paused.messageId}` : `reply:${paused.messageId}`;
 }

@@ -16,6 +16,8 @@ export interface PendingStep {
   kind: Exclude<StepKind, 'limit'>;
   taskId: string | null;
   planMessageId: string | null;
+  /** A steward's advice for a retried step (docs/run-control.md): in its prompt, its SHA-256 on its entry. */
+  advice?: { text: string; sha256: string };
 }
 
 /** A plan being run: its tasks and the results they gave so far. */

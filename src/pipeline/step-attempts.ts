@@ -16,7 +16,7 @@ import { MessageValidator } from '../message/message-validator.js';
 import type { ExchangeRecord, UsageFigures } from '../store/session-journal.js';
 import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import { stampContext, type ActiveSession, type StepOutcome } from './message-commit.js';
-import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
+import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt, stewardAdviceBlock } from './prompt-builder.js';
 import { chatPromptBlock } from './chat-turn.js';
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
 import { limitHalt, limitReached, type LimitReached } from './session-limits.js';
@@ -84,7 +84,10 @@ export class StepAttempts {
         ? chatPromptBlock(state.session.chat, snapshot.files)
         : '';
     const userPrompt =
-      buildUserPrompt(guardedInput.input) + chat + attachmentsPromptBlock(state.session.attachments, attachmentMode);
+      buildUserPrompt(guardedInput.input) +
+      chat +
+      attachmentsPromptBlock(state.session.attachments, attachmentMode) +
+      stewardAdviceBlock(step.advice);
     const files = await nativeFiles(this.config, sessionId, state.session.attachments, attachmentMode);
     const maxRetries = agent.maxRetries ?? this.config.limits.max_retries;
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];

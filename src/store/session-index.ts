@@ -12,6 +12,7 @@ import {
   compareRows,
   emptyCounts,
   listingStatusOf,
+  manifestListingStatus,
   pageOfRows,
   type ListingPage,
   type ListingQuery,
@@ -79,7 +80,7 @@ function readRow(
   const createdAt = manifest?.created_at ?? record!.created_at;
   const claimedAt = record?.claimed_path ? acceptedAtOf(record.claimed_path) : null;
   const state = manifest?.state.toLowerCase() ?? 'running';
-  const status = listingStatusOf(state);
+  const status = manifest ? manifestListingStatus(manifest) : listingStatusOf(state);
   const updatedAt = manifest?.updated_at ?? createdAt;
   const row: SessionRow = {
     sessionId: manifest?.session_id ?? sessionId,

@@ -12,11 +12,14 @@ import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { ChatContextLine, SessionChat } from '../pipeline/chat-turn.js';
 import type { AttachmentInfo, SessionAttachments } from './attachment-records.js';
+import type { RequestLimits } from '../intake/request-limits.js';
 
 export interface RequestInfo {
   text: string;
   user: string | null;
   metadata: Record<string, unknown> | null;
+  /** The request's own limits (SPEC §25; `[LIMITS]` on the session's first entry); absent: none. */
+  limits?: RequestLimits;
 }
 
 /** The `[ROUTE]` value of an audit entry (SPEC §24); `index` null when no route matched but a `when` failed. */
@@ -183,6 +186,10 @@ export interface MessageRecord {
   route?: RouteDecision;
   /** Digest of the accepted attempt's reasoning (`[REASONING]` on its audit entry); its text stays in the exchanges. */
   reasoning?: ReasoningDigest;
+  /** A step a steward retried with advice (docs/run-control.md): the advice's SHA-256 (`[STEWARD_ADVICE]`). */
+  steward_advice?: string;
+  /** On the session's first message: its request's own limits (`[LIMITS]` on its audit entry). */
+  limits?: RequestLimits;
 }
 
 /** What names an operator's control and who sent it, as its record, a queued cancel and a fork's request write it. */
@@ -207,7 +214,7 @@ export interface ControlFields {
 export interface ControlRecord extends ControlFields {
   v: typeof JOURNAL_FORMAT;
   type: 'control';
-  action: 'cancel' | 'fork' | 'retry' | 'rerun';
+  action: 'cancel' | 'fork' | 'retry' | 'rerun' | 'intervene' | 'halt';
   at: string;
   /** The claimed control file, archived when the session ends; null when it was archived already. */
   claimed_path: string | null;
@@ -223,7 +230,19 @@ export interface ControlRecord extends ControlFields {
   not_repeated?: NotRepeatedCall[];
   /** A cancel that is a delegated child's first entry: what its parent handed over (`[HANDOFF]`). */
   handoff?: HandoffLine;
+  /** A steward's decision on a session waiting for one (docs/run-control.md), with its advice for a retry. */
+  decision?: StewardDecision;
+  advice?: string | null;
+  advice_sha256?: string | null;
+  /** continue: the session's new totals (`limits` of the decision), and whether one is above its configured value (admins only). */
+  limits?: { cost_usd?: number; time_minutes?: number } | null;
+  beyond_configured?: boolean;
+  /** A halt (`reason`: cost or time): what would have been crossed, before which call. */
+  detail?: string;
 }
+
+/** What a steward decides for a session waiting in `intervention_required` (docs/run-control.md). */
+export type StewardDecision = 'retry' | 'fail' | 'continue';
 
 export interface ReplyRecord {
   v: typeof JOURNAL_FORMAT;
@@ -279,7 +298,16 @@ export type JournalRecord =
 
 /** Seed 001's job states. */
 export type SessionStateName =
-  'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCESS' | 'PARTIAL' | 'FAILED' | 'HALTED_COST' | 'HALTED_TIME' | 'CANCELLED';
+  | 'PENDING'
+  | 'RUNNING'
+  | 'PAUSED'
+  | 'INTERVENTION_REQUIRED'
+  | 'SUCCESS'
+  | 'PARTIAL'
+  | 'FAILED'
+  | 'HALTED_COST'
+  | 'HALTED_TIME'
+  | 'CANCELLED';
 
 export interface SessionManifest {
   v: typeof JOURNAL_FORMAT;
@@ -299,6 +327,8 @@ export interface SessionManifest {
   model_time_ms: number;
   governance_hash: string | null;
   question: string | null;
+  /** True while the session waits for a steward at a halt (SPEC §25): `state` HALTED_* is then a pause, not an end. */
+  waiting?: boolean;
 }
 
 /** Reading journals and manifests back (the files store writes them: files-session-store.ts). */

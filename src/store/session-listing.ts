@@ -10,7 +10,18 @@ import { isoInTimeZone } from '../message/zoned-time.js';
 import type { Lineage } from './session-journal.js';
 
 /** The statuses a listed session can have (SPEC §18). */
-export const LISTING_STATUSES = ['queued', 'running', 'paused', 'success', 'partial', 'failed', 'cancelled'] as const;
+export const LISTING_STATUSES = [
+  'queued',
+  'running',
+  'paused',
+  'intervention_required',
+  'halted_cost',
+  'halted_time',
+  'success',
+  'partial',
+  'failed',
+  'cancelled',
+] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -110,6 +121,8 @@ export function listingStatusOf(state: string, resultStatus: string | null = nul
       return 'running';
     case 'paused':
       return 'paused';
+    case 'intervention_required':
+      return 'intervention_required';
     case 'success':
       return 'success';
     case 'partial':
@@ -123,6 +136,13 @@ export function listingStatusOf(state: string, resultStatus: string | null = nul
       // failed, halted_cost, halted_time: a session that ended without its result.
       return 'failed';
   }
+}
+
+/** The listing status of a manifest: a session halted for a steward (SPEC §25) waits; one a limit ended failed. */
+export function manifestListingStatus(manifest: { state: string; waiting?: boolean }): ListingStatus {
+  const state = manifest.state.toLowerCase();
+  if (manifest.waiting && (state === 'halted_cost' || state === 'halted_time')) return state;
+  return listingStatusOf(state);
 }
 
 /** Sessions per listing status, every status present (0 when none). */

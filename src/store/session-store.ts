@@ -11,6 +11,7 @@
  * - `open` returns every complete record, in order; a torn last record is cut.
  */
 import type { SessionVault } from '../privacy/pii-vault.js';
+import type { RequestLimits } from '../intake/request-limits.js';
 import type {
   AuditPosition,
   ControlRecord,
@@ -75,11 +76,17 @@ export interface AuditEntryInput {
   route?: RouteDecision | null;
   /** The accepted attempt's reasoning digest (`[REASONING]`, SPEC §24). */
   reasoning?: ReasoningDigest | null;
+  /** A step a steward retried with advice: the advice's SHA-256 (`[STEWARD_ADVICE: …]`, docs/run-control.md). */
+  stewardAdvice?: string | null;
+  /** The request's own limits, on the session's first entry (`[LIMITS]: {…}`, SPEC §25). */
+  limits?: RequestLimits | null;
 }
 
 /** The `[CONTROL]` line of an operator's entry, keys in this order. */
 export interface ControlAuditLine {
-  action: 'cancel' | 'fork' | 'retry' | 'rerun';
+  action: 'cancel' | 'fork' | 'retry' | 'rerun' | 'intervene' | 'halt';
+  /** A steward's decision (`intervene`): retry, fail or continue. */
+  decision?: string;
   /** Who acted: the HTTP token's user, or the control file's owner. */
   by: string;
   /** A `by` the control file claimed: kept, not trusted. */
@@ -89,6 +96,11 @@ export interface ControlAuditLine {
   /** Fork, retry, re-run: the session the new one comes from, and its first message run anew. */
   of_session?: string;
   from?: number;
+  /** A steward's retry with advice: the advice's SHA-256 (the advice itself is in the journal). */
+  advice_sha256?: string;
+  /** A steward's continue: the session's new totals, and whether an admin raised one beyond its configured value. */
+  limits?: { cost_usd?: number; time_minutes?: number };
+  beyond_configured?: boolean;
 }
 
 /**

@@ -13,10 +13,16 @@ import type { SessionSummary } from '../store/session-listing.js';
 import { sessionHref } from './audit-pages.js';
 import { escapeHtml, statusBadge } from './web-page.js';
 
-export const UI_ACTIONS = ['cancel', 'retry', 'rerun', 'fork'] as const;
+export const UI_ACTIONS = ['cancel', 'retry', 'rerun', 'fork', 'intervene'] as const;
 export type UiAction = (typeof UI_ACTIONS)[number];
 
-const ACTION_WORDS: Record<string, string> = { fork: 'fork', retry: 'retry', rerun: 're-run', cancel: 'cancel' };
+const ACTION_WORDS: Record<string, string> = {
+  fork: 'fork',
+  retry: 'retry',
+  rerun: 're-run',
+  cancel: 'cancel',
+  intervene: 'decision',
+};
 
 function actionUrl(sessionId: string, action: UiAction): string {
   return `${sessionHref(sessionId)}/${action}`;
@@ -55,6 +61,36 @@ ${reasonField('rerun-reason', 'Reason for the re-run (kept in the audit log)')}
 </form>
 <p>To fork from a step, use “Fork from here” on that message below.</p>
 </section>`;
+}
+
+/** A steward's decision on a session waiting in intervention_required (docs/run-control.md): retry with advice, or fail. */
+export function stewardForm(sessionId: string): string {
+  return `<form class="control" method="post" action="${escapeHtml(actionUrl(sessionId, 'intervene'))}" aria-label="decide as steward">
+<fieldset><legend>Steward's decision</legend>
+<label><input type="radio" name="decision" value="retry" checked> Retry: the failed agent runs again on the same input</label>
+<label><input type="radio" name="decision" value="fail"> Fail: the session ends failed</label>
+</fieldset>
+<label for="steward-advice">Advice for the retry (put into the agent's prompt; its SHA-256 in the audit log)
+<textarea id="steward-advice" name="advice" maxlength="8000"></textarea></label>
+${reasonField('steward-reason', 'Reason for the decision (kept in the audit log)')}
+<p><button type="submit">Decide</button></p>
+</form>`;
+}
+
+/** A steward's decision on a halted session (docs/run-control.md): continue under new totals, or fail. */
+export function haltForm(sessionId: string): string {
+  return `<form class="control" method="post" action="${escapeHtml(actionUrl(sessionId, 'intervene'))}" aria-label="decide as steward">
+<fieldset><legend>Steward's decision</legend>
+<label><input type="radio" name="decision" value="continue" checked> Continue where it stopped, under the new totals below</label>
+<label><input type="radio" name="decision" value="fail"> Fail: the session ends failed</label>
+</fieldset>
+<label for="steward-cost">New cost budget for the session, USD (optional)
+<input id="steward-cost" name="cost_usd" type="number" min="0" step="any"></label>
+<label for="steward-minutes">New time limit for the session, minutes (optional)
+<input id="steward-minutes" name="time_minutes" type="number" min="0" step="any"></label>
+${reasonField('steward-reason', 'Reason for the decision (kept in the audit log)')}
+<p><button type="submit">Decide</button></p>
+</form>`;
 }
 
 /** “Fork from here” on message `sequence`: a new session reusing messages 1 … sequence−1. */
@@ -110,6 +146,7 @@ export function derivedBlock(derived: readonly SessionSummary[]): string {
 export function controlNotice(action: string, newSessionId: string | null): string | null {
   if (action === 'cancel')
     return 'Your cancel was sent: the session stops now (its model call is aborted) and ends cancelled.';
+  if (action === 'intervene') return 'Your decision was applied and is in the audit log.';
   if (!(UI_ACTIONS as readonly string[]).includes(action) || newSessionId === null) return null;
   return `Your ${ACTION_WORDS[action]} was accepted: new session ${newSessionId}, queued.`;
 }
@@ -119,6 +156,14 @@ export function controlBody(action: UiAction, form: Record<string, unknown>): Re
   const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
   const body: Record<string, unknown> = {};
   if (text('reason') !== '') body.reason = text('reason');
+  if (action === 'intervene') {
+    body.decision = text('decision') || 'retry';
+    if (body.decision === 'retry' && text('advice') !== '') body.advice = text('advice');
+    const limits: Record<string, number> = {};
+    for (const key of ['cost_usd', 'time_minutes'])
+      if (body.decision === 'continue' && text(key) !== '') limits[key] = Number(text(key));
+    if (Object.keys(limits).length > 0) body.limits = limits;
+  }
   if ((action === 'rerun' || action === 'fork') && text('request') !== '') body.request = text('request');
   if (action === 'fork') {
     const from = Number(text('from'));

@@ -11,7 +11,16 @@ import type { AttachmentInfo } from '../store/attachment-records.js';
 import { escapeHtml, preformatted, statusBadge } from './web-page.js';
 import type { SessionSummary } from '../store/session-listing.js';
 import { sessionHref } from './audit-pages.js';
-import { cancelForm, derivedBlock, endedForms, forkForm, originBlock } from './session-actions.js';
+import {
+  cancelForm,
+  derivedBlock,
+  endedForms,
+  forkForm,
+  haltForm,
+  originBlock,
+  stewardForm,
+} from './session-actions.js';
+import { interventionOf } from '../pipeline/steward-summary.js';
 
 export interface SessionPageInput {
   sessionId: string;
@@ -199,7 +208,17 @@ export function renderSessionBody(input: SessionPageInput): {
   const state = foldRecords(input.records);
   // The last end recorded: a session paused (pending) and then answered ends again.
   const finished = input.records.findLast((record) => record.type === 'finished');
-  const status = state.paused ? 'pending' : finished && finished.type === 'finished' ? finished.status : 'running';
+  const intervention = interventionOf(state);
+  const halted = state.paused?.awaiting === 'halt' ? `halted_${state.paused.halt ?? 'cost'}` : null;
+  const status = intervention
+    ? 'intervention_required'
+    : halted
+      ? halted
+      : state.paused
+        ? 'pending'
+        : finished && finished.type === 'finished'
+          ? finished.status
+          : 'running';
   const messages = [...state.messages].sort(
     (left, right) => left.message.metadata.sequence_number - right.message.metadata.sequence_number,
   );
@@ -222,11 +241,19 @@ export function renderSessionBody(input: SessionPageInput): {
   parts.push(`<details open><summary>request</summary>${preformatted(state.session.request.text)}</details>`);
   parts.push(attachmentsTable(state.session.attachments?.files ?? []));
   if (input.conversation) parts.push(input.conversation);
-  const ended = status !== 'pending' && status !== 'running';
+  const ended = status !== 'pending' && status !== 'running' && status !== 'intervention_required' && !halted;
   if (input.mayAct) parts.push(ended ? endedForms(input.sessionId, status) : cancelForm(input.sessionId));
   const derived = derivedBlock(input.derived);
   if (derived) parts.push(derived);
-  if (paused) {
+  if (paused && intervention) {
+    parts.push('<h2>Waiting for a steward</h2>');
+    parts.push(`<p class="warning" id="intervention-summary">${escapeHtml(intervention.summary_for_supervisor)}</p>`);
+    if (input.mayAct) parts.push(stewardForm(input.sessionId));
+  } else if (paused && halted) {
+    parts.push('<h2>Waiting for a steward</h2>');
+    parts.push(`<p class="warning" id="halt-detail">${escapeHtml(paused.question)}</p>`);
+    if (input.mayAct) parts.push(haltForm(input.sessionId));
+  } else if (paused) {
     parts.push(`<h2>Waiting for ${awaiting === 'approval' ? 'an approval' : 'an answer'}</h2>`);
     parts.push(`<p class="warning" id="pending-question">${escapeHtml(paused.question)}</p>`);
     if (awaiting === 'approval') parts.push(approvalDetails(paused));

@@ -23,7 +23,8 @@ th{background:#eef1f6}code,pre{font:13px/1.4 ui-monospace,Menlo,Consolas,monospa
 pre{white-space:pre-wrap;word-break:break-word;background:#f3f4f7;border:1px solid var(--line);padding:.5rem;margin:.25rem 0 .75rem;max-height:28rem;
 overflow:auto}
 .status{font-weight:600}.status-success{color:var(--ok)}.status-failed,.status-error{color:var(--bad)}
-.status-pending,.status-partial,.status-paused{color:var(--warn)}.status-cancelled,.status-queued{color:var(--muted)}
+.status-pending,.status-partial,.status-paused,.status-intervention_required,.status-halted_cost,.status-halted_time{color:var(--warn)}
+.status-cancelled,.status-queued{color:var(--muted)}
 .verify{padding:.5rem .75rem;border-radius:4px}.verify-ok{background:#e7f6ea}.verify-failed{background:#fde8e8;color:#8a1010}
 .notice{padding:.5rem .75rem;background:#e8f0fe;border-radius:4px}
 .warning{padding:.5rem .75rem;background:#fff4d6;border-radius:4px;overflow-wrap:anywhere}

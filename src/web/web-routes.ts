@@ -293,6 +293,8 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
         throw new HttpProblem(409, 'conflict', `session "${sessionId}" is not waiting for an answer`);
       const form = (request.body as Record<string, unknown> | null) ?? {};
       const awaiting = view.state.paused.awaiting ?? 'reply';
+      if (awaiting === 'intervention' || awaiting === 'halt')
+        throw new HttpProblem(409, 'conflict', `session "${sessionId}" waits for a steward's decision, not an answer`);
       const decision = awaiting === 'approval' ? formDecision(form) : null;
       const body = decision ?? { reply: typeof form.reply === 'string' ? form.reply : '' };
       // The same reply file the inbox takes from a person or the API (README "Give an agent tools").

@@ -56,7 +56,16 @@ describe('GovflowError and the exit-code table', () => {
     }
     expect(exitCodeFor(new TypeError('a defect'))).toBe(1);
     expect(new Set(Object.values(EXIT_CODE_BY_KIND))).toEqual(new Set([1, 2]));
-    expect(EXIT_CODE_BY_STATUS).toEqual({ cancelled: 1, success: 0, partial: 0, failed: 1, pending: 3 });
+    expect(EXIT_CODE_BY_STATUS).toEqual({
+      cancelled: 1,
+      success: 0,
+      partial: 0,
+      failed: 1,
+      pending: 3,
+      intervention_required: 3,
+      halted_cost: 3,
+      halted_time: 3,
+    });
   });
 
   it('the classes that once extended plain Error have a kind too, and keep the fields callers read', () => {

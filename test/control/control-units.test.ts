@@ -62,6 +62,9 @@ describe('control files', () => {
       requestId: null,
       by: 'mallory',
       httpUser: null,
+      decision: null,
+      advice: null,
+      limits: null,
     });
     expect(
       parse({ control: 'fork', session_id: 'sess-1', from: 3, request: 'Again.', request_id: 'f-1' }),
@@ -72,7 +75,10 @@ describe('control files', () => {
 
   it('refuses a bad shape, saying what to fix', () => {
     const reasons: Array<[unknown, RegExp]> = [
-      [{ control: 'explode', session_id: 'sess-1' }, /is not a control: write "cancel", "retry", "fork" or "rerun"/],
+      [
+        { control: 'explode', session_id: 'sess-1' },
+        /is not a control: write "cancel", "retry", "fork", "rerun" or "intervene"/,
+      ],
       [{ control: 'cancel' }, /"session_id" must be a string/],
       [{ control: 'cancel', session_id: '../x' }, /is not a session id/],
       [{ control: 'cancel', session_id: 'sess-1', colour: 'red' }, /unknown field "colour"/],

@@ -200,7 +200,10 @@ describe('GET /v1/sessions and govflow sessions', () => {
       expect(answer.status).toBe(400);
       expect(answer.body.error.message).toContain(words);
     };
-    await bad('status=done', 'queued, running, paused, success, partial, failed, cancelled');
+    await bad(
+      'status=done',
+      'queued, running, paused, intervention_required, halted_cost, halted_time, success, partial, failed, cancelled',
+    );
     await bad('since=yesterday', 'ISO 8601');
     await bad('limit=0', 'limit must be');
     await bad('cursor=not-a-cursor', 'next_cursor');
@@ -208,13 +211,25 @@ describe('GET /v1/sessions and govflow sessions', () => {
   });
 
   it('govflow status and /metrics count the sessions by status, cancelled ones included', async () => {
-    const expected = { queued: 2, running: 1, paused: 0, success: 600, partial: 600, failed: 1200, cancelled: 600 };
+    const expected = {
+      queued: 2,
+      running: 1,
+      paused: 0,
+      intervention_required: 0,
+      halted_cost: 0,
+      halted_time: 0,
+      success: 600,
+      partial: 600,
+      failed: 1200,
+      cancelled: 600,
+    };
     const status = await runCli(['status', '--root', root, '--json'], { env: { GATEWAY_TOKEN: 'unused' } });
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout).sessions_by_status).toEqual(expected);
     const text = await runCli(['status', '--root', root]);
     expect(text.stdout).toContain(
-      'sessions (3003): 2 queued, 1 running, 0 paused, 600 success, 600 partial, 1200 failed, 600 cancelled',
+      'sessions (3003): 2 queued, 1 running, 0 paused, 0 intervention_required, 0 halted_cost, 0 halted_time, ' +
+        '600 success, 600 partial, 1200 failed, 600 cancelled',
     );
     const metrics = await (
       await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKENS.audrey}` } })
