@@ -72,6 +72,7 @@ beforeAll(async () => {
     [
       'intake: { concurrency: 2 }',
       'notify:',
+      '  allow_private_targets: true',
       '  webhooks:',
       `    - { url: "${receiver.url}/hooks", secret_env: HOOK_SECRET, events: [session_paused, intervention_required, session_finished] }`,
       'http:',
