@@ -7,7 +7,7 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { errorMessage } from '../errors.js';
+import { errorMessage, GovflowError } from '../errors.js';
 import { isPlainObject } from '../message/json-text.js';
 import type { JwtSettings } from './config-schema.js';
 
@@ -15,7 +15,11 @@ import type { JwtSettings } from './config-schema.js';
 export type JwtKeyFile = { kind: 'key'; key: KeyObject } | { kind: 'set'; keys: JsonWebKey[] };
 
 /** Thrown with a sentence naming the file and what to give instead. */
-export class JwtKeyFileError extends Error {}
+export class JwtKeyFileError extends GovflowError {
+  constructor(message: string) {
+    super('config', message);
+  }
+}
 
 function publicKeyOfJwk(jwk: unknown, where: string): KeyObject {
   if (!isPlainObject(jwk)) throw new JwtKeyFileError(`${where} is not a JSON object (a JWK)`);

@@ -10,7 +10,7 @@ import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { KeyObject } from 'node:crypto';
 import type { JwtSettings } from '../config/config-schema.js';
 import { JwtKeyFileError, readJwtKeyFile } from '../config/jwt-key-file.js';
-import { ConfigError, errorMessage } from '../errors.js';
+import { ConfigError, errorMessage, GovflowError } from '../errors.js';
 import type { Caller, CallerRole } from './http-auth.js';
 import { HttpProblem } from './http-problem.js';
 
@@ -33,7 +33,11 @@ export function looksLikeJwt(token: string): boolean {
 }
 
 /** The issuer's keys could not be had (a JWKS URL down, slow or answering garbage). */
-class KeysUnavailable extends Error {}
+class KeysUnavailable extends GovflowError {
+  constructor(message: string, options: { cause?: unknown }) {
+    super('provider', message, { ...options, retryable: true });
+  }
+}
 
 /**
  * The keys of a JWKS URL: fetched on first use and kept (jose refreshes them after 10 minutes); a

@@ -96,7 +96,7 @@ export function unsealVault(key: Buffer, sessionId: string, sealed: Buffer): Vau
     );
     const parsed = JSON.parse(text) as { v?: unknown; entries?: unknown };
     if (parsed.v !== VAULT_FORMAT || !Array.isArray(parsed.entries))
-      throw new Error(`unsupported format ${String(parsed.v)}`);
+      throw new GovflowError('audit', `unsupported format ${String(parsed.v)}`);
     return parsed.entries as VaultEntry[];
   } catch (error) {
     throw new GovflowError(
