@@ -198,13 +198,9 @@ export class StepAttempts {
         };
         // Live chunks (docs/http-api.md), redacted without splitting a PII value across two of them (README "Privacy and guardrails").
         const emitChunk = (chunk: string) => events?.emit('content_chunk', { sessionId, agent: agent.name, chunk });
-        // An output guardrail that can change or withhold the answer (redact, retry, intervene) decides before
-        // anyone sees it: then the text is sent once committed, not live (docs/http-api.md "Chat").
-        const guardedOutput = snapshot.guardrails.some((rule) => rule.on === 'output' && rule.action !== 'flag');
-        const live =
-          events?.readsChunks(sessionId) && !guardedOutput
-            ? (active.privacy?.liveChunks(emitChunk) ?? { push: emitChunk, end: () => {} })
-            : null;
+        const live = events?.readsChunks(sessionId)
+          ? (active.privacy?.liveChunks(emitChunk) ?? { push: emitChunk, end: () => {} })
+          : null;
         const chunks = live ? batchedChunks(live.push) : null;
         try {
           // Raced with the session's signal: a cancel takes effect even with a provider that ignores it.
