@@ -49,13 +49,14 @@ export class AnswerStream {
 
   /**
    * A model call starts (a step, a tool-loop turn, a repair): a new message_start. It streams when
-   * its agent writes the answer: one that ends the chain, not as a plan's task (`inTask`).
+   * its agent writes the answer: one that ends the chain, not as a plan's task nor under an output
+   * guardrail (`held`: its answer is sent once committed).
    */
-  modelCall(agent: string, definition: AgentDefinition | undefined, inTask: boolean): void {
+  modelCall(agent: string, definition: AgentDefinition | undefined, held: boolean): void {
     this.emit({ event: 'message_start', data: { turn: this.turn++ } });
     this.sent = '';
     this.call =
-      !inTask && definition && writesAnswer(definition) ? { agent, freeText: isFreeText(definition), raw: '' } : null;
+      !held && definition && writesAnswer(definition) ? { agent, freeText: isFreeText(definition), raw: '' } : null;
   }
 
   /** Model text of `agent`: the answer's new part is sent. */

@@ -117,8 +117,12 @@ async function streamTurn(
   // Seed 003's names and payloads, key for key. A `message_start` per LLM call (a tool-loop turn or
   // a repair; a provider retry is the same call), counted from 0 in this turn.
   const answer = new AnswerStream((frame) => send(frame.event, frame.data));
+  // An output guardrail that can change or withhold the answer (redact, retry, intervene) decides before the
+  // person reads it: the chat then sends the answer once committed, not as the model writes it.
+  const guarded = () =>
+    context.governance()?.guardrails.some((rule) => rule.on === 'output' && rule.action !== 'flag') ?? false;
   on('model_call_started', (event) =>
-    answer.modelCall(event.agent, agentOf(event.agent), (event.taskId ?? null) !== null),
+    answer.modelCall(event.agent, agentOf(event.agent), (event.taskId ?? null) !== null || guarded()),
   );
   on('content_chunk', (event) => answer.modelText(event.agent, event.chunk));
   on('tool_call_start', (event) => send('tool_call_start', { tool_use_id: event.id, name: event.name }));
