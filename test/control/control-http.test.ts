@@ -140,7 +140,11 @@ describe('run control over HTTP', () => {
     // The run writes the result, waits for the outbox folder's fsync, then appends `finished`:
     // the journal as it stands in between.
     const journal = path.join(systemPaths(root).sessions, sessionId, 'journal.jsonl');
-    const lines = readFileSync(journal, 'utf8').trimEnd().split('\n');
+    const journalLines = () => readFileSync(journal, 'utf8').trimEnd().split('\n');
+    // The result is on disk a moment before the end record: wait for the end record, then cut it.
+    const lines = await waitFor('the journal end record', () =>
+      (JSON.parse(journalLines().at(-1)!) as { type?: string }).type === 'finished' ? journalLines() : null,
+    );
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: 'finished', status: 'success' });
     writeFileSync(journal, `${lines.slice(0, -1).join('\n')}\n`);
 

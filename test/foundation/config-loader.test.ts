@@ -45,6 +45,9 @@ describe('loadConfig defaults', () => {
       max_depth: 2,
       delegation_deadline_ms: 300_000,
       max_tokens_per_delegation: null,
+      on_failure: null,
+      on_budget: null,
+      on_deadline: null,
       user_daily_usd: null,
     });
     // SPEC §20: all off unless set.

@@ -33,13 +33,12 @@ describe('RequestIdRegistry', () => {
     expect(await new RequestIdRegistry(paths).claim('r2', '/p/x')).toBe('duplicate');
   });
 
-  it('stores the ids "." and ".." under names that cannot escape the folder', async () => {
+  it('refuses the ids "." and ".." (SPEC §2): no marker can name a folder', async () => {
     const { paths } = makeRoot();
     const registry = new RequestIdRegistry(paths);
-    expect(await registry.claim('..', '/p/a')).toBe('claimed');
-    expect(await registry.claim('.', '/p/b')).toBe('claimed');
-    expect(await registry.claim('..', '/p/c')).toBe('duplicate');
-    expect(existsSync(path.join(paths.state, 'requests', '%2E%2E'))).toBe(true);
+    await expect(registry.claim('..', '/p/a')).rejects.toThrow(/request id "\.\." does not match/);
+    await expect(registry.claim('.', '/p/b')).rejects.toThrow(/request id "\." does not match/);
+    expect(existsSync(path.join(paths.state, 'requests', '%2E%2E'))).toBe(false);
   });
 
   it('refuses ids that do not match the pattern', async () => {
