@@ -41,10 +41,8 @@ export class StoreControls {
    */
   async enqueueCancel(sessionId: string, cancel: QueuedCancel): Promise<ControlVerdict> {
     return inTransaction(this.pool, async (client) => {
-      const row = await client.query<{ state: string; result_status: string | null; cancelled: boolean }>(
-        `select state, result_status, exists (select 1 from ${this.table('journal')} j where j.session_id = s.session_id
-            and j.record::jsonb @> '{"type": "control", "action": "cancel"}') as cancelled
-           from ${this.table('sessions')} s where session_id = $1 for update`,
+      const row = await client.query<{ state: string; result_status: string | null }>(
+        `select state, result_status from ${this.table('sessions')} where session_id = $1 for update`,
         [sessionId],
       );
       const found = row.rows[0];
@@ -58,7 +56,13 @@ export class StoreControls {
         [sessionId, cancel.control_id],
       );
       if ((again.rowCount ?? 0) > 0) return { status: 'accepted' };
-      if (found.cancelled || (found.state === 'finished' && found.result_status === 'cancelled'))
+      // Read after the row's lock (a statement of its own, so it sees a cancel committed while we waited).
+      const recorded = await client.query(
+        `select 1 from ${this.table('journal')} where session_id = $1
+            and record::jsonb @> '{"type": "control", "action": "cancel"}' limit 1`,
+        [sessionId],
+      );
+      if ((recorded.rowCount ?? 0) > 0 || (found.state === 'finished' && found.result_status === 'cancelled'))
         return { status: 'applied' };
       if (found.state === 'finished')
         return {
