@@ -34,6 +34,11 @@ export interface QueuedRequest {
   inheritsFrom?: string;
   /** The claimed file that carries the request, rewritten redacted once the request is in the store. */
   redactFile?: string | null;
+  /**
+   * A fork, retry or re-run counts as a request (SPEC §20): set to http.max_queued, it is queued only
+   * while fewer sessions wait to start, counted in the store under a lock every daemon takes.
+   */
+  maxQueued?: number | null;
 }
 
 export interface ClaimedSession {
@@ -74,7 +79,7 @@ export interface QueuedReply {
 }
 
 export type EnqueueOutcome =
-  { kind: 'queued' } | { kind: 'duplicate'; ours: boolean; column: 'request_id' | 'session_id' };
+  { kind: 'queued' } | { kind: 'full' } | { kind: 'duplicate'; ours: boolean; column: 'request_id' | 'session_id' };
 
 export class SessionLeases {
   private readonly table: (name: string) => string;
@@ -128,10 +133,12 @@ export class SessionLeases {
       if (redacted && request.redactFile) redacted.redactFile(request.redactFile);
     };
     try {
-      if (request.attachments || redacted) {
+      const maxQueued = request.maxQueued ?? null;
+      if (request.attachments || redacted || maxQueued !== null) {
         // Request, vault and attachments in one transaction: a daemon that claims the session finds them all.
         const attachments = request.attachments;
-        await inTransaction(this.pool, async (client) => {
+        const full = await inTransaction(this.pool, async (client) => {
+          if (maxQueued !== null && (await this.queueFull(client, request, maxQueued))) return true;
           await client.query(
             `insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ($1, $2, 'queued', $3, $4, $5)`,
             [request.sessionId, request.requestId, JSON.stringify(document), request.user, this.daemonId],
@@ -152,7 +159,9 @@ export class SessionLeases {
               attachments.files,
             );
           await client.query('select pg_notify($1, $2)', [this.channels.work, request.sessionId]);
+          return false;
         });
+        if (full) return { kind: 'full' };
         redactFile();
         return { kind: 'queued' };
       }
@@ -190,6 +199,22 @@ export class SessionLeases {
       if (ours) redactFile();
       return { kind: 'duplicate', ours, column: row?.request_id === request.requestId ? 'request_id' : 'session_id' };
     }
+  }
+
+  /**
+   * True when `maxQueued` sessions wait to start and `request` is not among them (applied again
+   * after a crash, it finds its own row as a duplicate). The lock, held to the transaction's end,
+   * makes the forks of every daemon count one after the other.
+   */
+  private async queueFull(client: pg.PoolClient, request: QueuedRequest, maxQueued: number): Promise<boolean> {
+    await client.query('select pg_advisory_xact_lock(hashtext($1))', [`${this.table('sessions')} max_queued`]);
+    const counted = await client.query<{ mine: boolean; n: number }>(
+      `select exists (select 1 from ${this.table('sessions')} where session_id = $1 or request_id = $2) as mine,
+              (select count(*)::int from ${this.table('sessions')} where state = 'queued') as n`,
+      [request.sessionId, request.requestId],
+    );
+    const { mine, n } = counted.rows[0]!;
+    return !mine && n >= maxQueued;
   }
 
   /**

@@ -13,6 +13,7 @@ import { coalesced } from './coalesced-run.js';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
 import type { ControlFields } from '../store/session-journal.js';
+import type { ControlVerdict } from '../intake/control-outcome.js';
 
 /** A cancel as the store keeps it until a daemon applies it. */
 export interface QueuedCancel extends ControlFields {
@@ -32,11 +33,13 @@ export class StoreControls {
   }
 
   /**
-   * Queues a cancel of a queued, running or paused session; resolves with why not otherwise
-   * (unknown session, already ended), or null. The same control queued again (a crash after its
-   * commit, before its file was archived) is not queued twice.
+   * Queues a cancel of a queued, running or paused session (accepted). One of several cancels of
+   * one session (SPEC §18) is applied: another cancel ended the session, or its cancel is recorded
+   * and the session is ending — nothing is queued, and no second operator entry is made. Refused
+   * otherwise (unknown session, ended another way). The same control queued again (a crash after
+   * its commit, before its file was archived) is not queued twice.
    */
-  async enqueueCancel(sessionId: string, cancel: QueuedCancel): Promise<string | null> {
+  async enqueueCancel(sessionId: string, cancel: QueuedCancel): Promise<ControlVerdict> {
     return inTransaction(this.pool, async (client) => {
       const row = await client.query<{ state: string; result_status: string | null }>(
         `select state, result_status from ${this.table('sessions')} where session_id = $1 for update`,
@@ -44,20 +47,34 @@ export class StoreControls {
       );
       const found = row.rows[0];
       if (found === undefined)
-        return `no session "${sessionId}" exists in the store, running, queued or ended: check the session_id`;
+        return {
+          status: 'refused',
+          reason: `no session "${sessionId}" exists in the store, running, queued or ended: check the session_id`,
+        };
       const again = await client.query(
         `select 1 from ${this.table('replies')} where session_id = $1 and reply->'control'->>'control_id' = $2`,
         [sessionId, cancel.control_id],
       );
-      if ((again.rowCount ?? 0) > 0) return null;
+      if ((again.rowCount ?? 0) > 0) return { status: 'accepted' };
+      // Read after the row's lock (a statement of its own, so it sees a cancel committed while we waited).
+      const recorded = await client.query(
+        `select 1 from ${this.table('journal')} where session_id = $1
+            and record::jsonb @> '{"type": "control", "action": "cancel"}' limit 1`,
+        [sessionId],
+      );
+      if ((recorded.rowCount ?? 0) > 0 || (found.state === 'finished' && found.result_status === 'cancelled'))
+        return { status: 'applied' };
       if (found.state === 'finished')
-        return `session "${sessionId}" has already ended (${found.result_status ?? 'finished'}): only a running, queued or paused session can be cancelled`;
+        return {
+          status: 'refused',
+          reason: `session "${sessionId}" has already ended (${found.result_status ?? 'finished'}): only a running, queued or paused session can be cancelled`,
+        };
       await client.query(`insert into ${this.table('replies')} (session_id, reply) values ($1, $2)`, [
         sessionId,
         JSON.stringify({ control: cancel }),
       ]);
       await client.query('select pg_notify($1, $2)', [this.channels.work, sessionId]);
-      return null;
+      return { status: 'accepted' };
     });
   }
 

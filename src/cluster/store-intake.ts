@@ -17,6 +17,7 @@ import { foldRecords } from '../pipeline/session-state.js';
 import type { JournalRecord } from '../store/session-journal.js';
 import { controlFieldsOf, controlOrderFor, settleControl } from '../daemon/control-claims.js';
 import { forkRequestDocument, forkRequestIds, noFreeForkRequestId } from '../daemon/fork-requests.js';
+import { queueFullVerdict } from '../daemon/inbox-controls.js';
 import type { ControlOrder } from '../pipeline/run-controls.js';
 import type { StoreControls } from './store-controls.js';
 import { moveToFailed } from '../intake/failed-files.js';
@@ -133,11 +134,11 @@ export class StoreIntake {
     const order = controlOrderFor(item);
     let verdict: ControlVerdict;
     if (item.action === 'cancel') {
-      const refused = await this.controls.store.enqueueCancel(item.sessionId, {
+      // One of several cancels of one session (SPEC §18) is archived as applied: another's ended it.
+      verdict = await this.controls.store.enqueueCancel(item.sessionId, {
         action: 'cancel',
         ...controlFieldsOf(order),
       });
-      verdict = refused === null ? { status: 'accepted' } : { status: 'refused', reason: refused };
     } else if (item.action === 'intervene') {
       // A steward's decision is applied by the files backend only (docs/run-control.md "Steward").
       verdict = {
@@ -185,11 +186,13 @@ export class StoreIntake {
         claimedPath: item.claimedPath,
         fork: document.fork as Record<string, unknown>,
         inheritsFrom: item.sessionId,
+        maxQueued: this.config.http.max_queued,
         // The original's attachments come with it (docs/run-control.md): its stored chunks, copied.
         ...(state.session.attachments?.files.length
           ? { attachments: { fromSession: item.sessionId, files: state.session.attachments.files } }
           : {}),
       });
+      if (queued.kind === 'full') return queueFullVerdict(item.action, this.config.http.max_queued);
       if (queued.kind === 'queued' || queued.ours)
         return { status: 'accepted', new_session_id: sessionId, new_request_id: requestId };
       if (queued.column === 'session_id') {

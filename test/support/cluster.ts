@@ -41,6 +41,8 @@ export interface ClusterOptions {
   concurrency?: number;
   /** Serve HTTP on 127.0.0.1 (a free port per daemon). */
   http?: boolean;
+  /** http.max_queued (with `http`). */
+  maxQueued?: number;
   /** More YAML appended to every root's config. */
   extraConfig?: string;
   /** A password in the store URL (the test server trusts local connections and ignores it): it must never be printed. */
@@ -271,7 +273,9 @@ function clusterConfig(pg: PgTestSchema, link: PgLink, options: ClusterOptions):
     `intake: { concurrency: ${options.concurrency ?? 2} }`,
     `store: { kind: postgres, url: "${url.toString()}", schema: ${pg.schema} }`,
     `cluster: { lease_ms: ${options.leaseMs ?? 2000} }`,
-    ...(options.http ? ['http: { listen: "127.0.0.1:0" }'] : []),
+    ...(options.http
+      ? [`http: { listen: "127.0.0.1:0"${options.maxQueued ? `, max_queued: ${options.maxQueued}` : ''} }`]
+      : []),
     options.extraConfig ?? '',
   ].join('\n');
 }
