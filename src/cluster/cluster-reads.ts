@@ -112,8 +112,11 @@ export class ClusterReads implements SessionReads {
     attachments?: { folder: string; files: AttachmentInfo[] };
   }): Promise<'queued' | 'duplicate'> {
     if (!this.leases) throw new GovflowError('internal', 'this store reader takes no submissions');
+    const previousTurn = request.chat?.previous_session_id;
     const outcome = await this.leases.enqueue({
       ...request,
+      // A conversation's turn starts from a copy of its previous turn's vault (src/pipeline/chat-turn.ts).
+      ...(typeof previousTurn === 'string' ? { inheritsFrom: previousTurn } : {}),
       sourceFile: request.attachments ? httpFolderName(request.requestId) : httpSubmissionName(request.requestId),
       claimedPath: null,
     });

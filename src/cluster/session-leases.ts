@@ -30,7 +30,7 @@ export interface QueuedRequest {
    * daemon runs it; or (`fromSession`) a fork's, the original's stored chunks copied (docs/run-control.md).
    */
   attachments?: { folder: string; files: AttachmentInfo[] } | { fromSession: string; files: AttachmentInfo[] };
-  /** A fork's original: the new session's PII vault starts from its vault (docs/privacy.md). */
+  /** A fork's original or a chat turn's previous turn: the new session's PII vault starts from its vault (docs/privacy.md). */
   inheritsFrom?: string;
   /** The claimed file that carries the request, rewritten redacted once the request is in the store. */
   redactFile?: string | null;

@@ -96,8 +96,8 @@ export class StoreVaults {
   }
 
   /**
-   * A new session's request redacted for the store, its vault (a fork's starts from its original's)
-   * written in `client`'s transaction by `commit`.
+   * A new session's request redacted for the store, its vault (a fork's starts from its original's,
+   * a chat turn's from its previous turn's) written in `client`'s transaction by `commit`.
    */
   async redactRequest(
     sessionId: string,

@@ -165,5 +165,6 @@ export async function chatOrder(
     entry_agent: profile.agent,
     context: body.context,
     history,
+    previous_session_id: target.earlier.at(-1)?.session_id ?? null,
   };
 }

@@ -27,6 +27,11 @@ export interface ChatOrder {
   context: Record<string, unknown> | null;
   /** The earlier turns, oldest first (at most chat.history_turns). */
   history: ChatHistoryTurn[];
+  /**
+   * The conversation's previous turn (null for its first): the new turn's PII vault starts from a
+   * copy of its vault, so a placeholder in the history keeps its meaning (docs/privacy.md).
+   */
+  previous_session_id: string | null;
 }
 
 /** What the session record keeps of a chat turn: the context and history after PII redaction. */
@@ -48,13 +53,16 @@ export function chatOrderOf(value: unknown): ChatOrder | string {
   if (typeof value.turn !== 'number' || !Number.isInteger(value.turn) || value.turn < 0) return 'no turn';
   if (!text('context_type') || !text('context_file') || !text('entry_agent')) return 'a name is not a string';
   if (value.context !== null && !isPlainObject(value.context)) return 'context is not an object';
+  // A claim written before turns carried it (a daemon upgraded with it in the inbox) has none: the turn starts empty.
+  const previous = value.previous_session_id ?? null;
+  if (typeof previous !== 'string' && previous !== null) return 'previous_session_id is not a string';
   const history = value.history;
   if (
     !Array.isArray(history) ||
     !history.every((turn) => isPlainObject(turn) && typeof turn.message === 'string' && typeof turn.answer === 'string')
   )
     return 'history is not a list of {message, answer}';
-  return value as unknown as ChatOrder;
+  return { ...(value as unknown as ChatOrder), previous_session_id: previous };
 }
 
 /**

@@ -59,8 +59,13 @@ export async function createSession(
     }
   }
   // PII leaves the request before anything is written (README "Privacy and guardrails"); originals go to the vault,
-  // which a fork copies from its original and a delegated child from its parent (their placeholders stay theirs).
-  const inheritsFrom = fork?.original.session.session_id ?? request.delegation?.parent_session_id ?? null;
+  // which a fork copies from its original, a delegated child from its parent and a conversation's turn from the
+  // turn before it (their placeholders stay theirs: one placeholder never stands for two people).
+  const inheritsFrom =
+    fork?.original.session.session_id ??
+    request.delegation?.parent_session_id ??
+    request.chat?.previous_session_id ??
+    null;
   const inherited = inheritsFrom === null ? [] : await inheritedVault(config, deps.store, inheritsFrom);
   const privacy = SessionPrivacy.forNewSession(
     config,

@@ -18,11 +18,13 @@ import { agentOf, answerFor, exampleAppReply } from '../providers/example-app-re
 import { KINDS, providerLines } from '../providers/provider-kinds.js';
 import { startResponderLlmServer, type ResponderLlmServer } from '../providers/responder-llm-server.js';
 import { pgTestSchema } from '../support/postgres.js';
+import { unsealVault } from '../../src/privacy/vault-cipher.js';
 
 const pg = await pgTestSchema('chat_pii');
 const OPENAI = KINDS.find((kind) => kind.kind === 'openai')!;
 const JANE = 'jane.doe@example.com';
 const BOB = 'bob.roe@example.org';
+const CAROL = 'carol.poe@example.net';
 const KEY = randomBytes(32).toString('hex');
 let server: ResponderLlmServer | undefined;
 
@@ -139,7 +141,7 @@ async function twoTurns(root: string, logLines: () => Promise<string[]>, resultA
     status: 'success',
     conversation_turn: 1,
   });
-  // Turn 1's own session: its context's address first, the history's answer next.
+  // Turn 1's vault starts from turn 0's: the context's address stays [EMAIL_1], the history's answer [EMAIL_2].
   const followUp = userPromptOf(server!.requests[calls].body);
   expect(followUp).toContain('User: Who should hear about this rule?');
   expect(followUp).toContain('Assistant: Ask [EMAIL_2] about it.');
@@ -210,6 +212,96 @@ describe('a chat turn keeps no PII original outside the vault', () => {
           }
         }
       }
+    },
+    180_000,
+  );
+});
+
+/** The final agent answers turn 0 with Bob's address, and turn 1 with a placeholder for each of the three people. */
+function startTwoTurnModel(): Promise<ResponderLlmServer> {
+  let finals = 0;
+  return startResponderLlmServer((request) => {
+    const agent = agentOf(request.system);
+    if (agent !== 'final_output_agent') return exampleAppReply(request.system);
+    const answer = finals++ === 0 ? `Ask ${BOB} about it.` : 'Jane is [EMAIL_1], Bob is [EMAIL_2], Carol is [EMAIL_3].';
+    const output = { content: { answer }, content_type: 'final_report' };
+    return { kind: 'text', text: JSON.stringify({ ...answerFor(agent), output }) };
+  });
+}
+
+/**
+ * Turn 0 names Jane (its [EMAIL_1]) and answers with Bob (its [EMAIL_2]); turn 1 names Carol. Turn 1
+ * starts from a copy of turn 0's vault: its history's placeholders keep their people, Carol gets a
+ * new one, and its restored result names each of the three rightly.
+ */
+async function placeholdersAcrossTurns(
+  root: string,
+  vaultOf: (sessionId: string) => Promise<Array<[string, string]>>,
+): Promise<void> {
+  const env = { [OPENAI.keyEnv]: OPENAI.key, GOVFLOW_VAULT_KEY: KEY };
+  const daemon = await startDaemon(root, { env, readyTimeoutMs: 30_000 });
+  const url = httpUrlOf(daemon.readyLine);
+
+  const first = await chat(url, { message: `Tell ${JANE} about the Low Stock Alert.`, conversation_id: 'vault-conv' });
+  const firstResult = (await getJson(`${url}/v1/requests/${first}`)).body;
+  expect(firstResult).toMatchObject({ status: 'success', conversation_turn: 0 });
+  expect(userPromptOf(server!.requests[0].body)).toContain('Tell [EMAIL_1] about the Low Stock Alert.');
+
+  const calls = server!.requests.length;
+  const second = await chat(url, { message: `Loop in ${CAROL} as well.`, conversation_id: 'vault-conv' });
+  const secondResult = (await getJson(`${url}/v1/requests/${second}`)).body;
+  expect(secondResult).toMatchObject({ status: 'success', conversation_turn: 1 });
+  // One placeholder, one person: the history's keep turn 0's meaning, and Carol's is new.
+  const followUp = userPromptOf(server!.requests[calls].body);
+  expect(followUp).toContain('User: Tell [EMAIL_1] about the Low Stock Alert.');
+  expect(followUp).toContain('Assistant: Ask [EMAIL_2] about it.');
+  expect(followUp).toContain('Loop in [EMAIL_3] as well.');
+  for (const request of server!.requests) {
+    const text = JSON.stringify(request.body);
+    for (const original of [JANE, BOB, CAROL]) expect(text).not.toContain(original);
+  }
+  expect(await vaultOf(firstResult.session_id)).toEqual([
+    ['EMAIL_1', JANE],
+    ['EMAIL_2', BOB],
+  ]);
+  expect(await vaultOf(secondResult.session_id)).toEqual([
+    ['EMAIL_1', JANE],
+    ['EMAIL_2', BOB],
+    ['EMAIL_3', CAROL],
+  ]);
+  // The outbox's result (restore_in_result) puts back the right person for each placeholder.
+  const restored = JSON.parse(readFileSync(path.join(root, 'system', 'outbox', `${second}.json`), 'utf8'));
+  expect(restored.answer).toBe(`Jane is ${JANE}, Bob is ${BOB}, Carol is ${CAROL}.`);
+  expect((await daemon.stop()).code).toBe(0);
+}
+
+describe("a conversation's turn starts from its previous turn's vault", () => {
+  it('files mode: a placeholder in the history and the new turn stands for one person', async () => {
+    server = await startTwoTurnModel();
+    const root = chatRoot([]);
+    await placeholdersAcrossTurns(root, async (sessionId) => {
+      const file = path.join(root, 'system', 'sessions', sessionId, 'pii-vault.json');
+      const vault = JSON.parse(readFileSync(file, 'utf8')) as {
+        entries: Array<{ placeholder: string; value: string }>;
+      };
+      return vault.entries.map((entry) => [entry.placeholder, entry.value]);
+    });
+  }, 180_000);
+
+  it.skipIf(!pg)(
+    "cluster mode: the store's sealed vault of turn 1 starts from turn 0's",
+    async () => {
+      server = await startTwoTurnModel();
+      const root = chatRoot([`store: { kind: postgres, url: "${pg!.url}", schema: ${pg!.schema} }`]);
+      await placeholdersAcrossTurns(root, async (sessionId) => {
+        const rows = await pg!.query<{ sealed: Buffer }>('select sealed from pii_vaults where session_id = $1', [
+          sessionId,
+        ]);
+        return unsealVault(Buffer.from(KEY, 'hex'), sessionId, rows[0].sealed).map((entry) => [
+          entry.placeholder,
+          entry.value,
+        ]);
+      });
     },
     180_000,
   );
