@@ -1,18 +1,16 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Slow end-to-end files that test govflow's own behaviour (a crash storm, a load run, the npm
- * package, the deploy files, disks and partitions) rather than anything the Node runtime does:
+ * Slow end-to-end files that test govflow's own behaviour (cluster mode on Postgres, crash storms,
+ * a load run, the npm package, the deploy files, disks) rather than anything the Node runtime does:
  * `.ci/run` runs them once, on the machine's Node, and leaves them out of the runs on Node 22 and
  * 24 (GOVFLOW_TEST_SCOPE=runtime). `npm test` runs everything.
  */
 export const onceOnlyFiles = [
   'test/deploy/**',
+  'test/cluster/**',
   'test/cli/npm-package.test.ts',
-  'test/cluster/cluster-crash-storm.test.ts',
-  'test/cluster/cluster-heartbeat.test.ts',
-  'test/cluster/cluster-partition.test.ts',
-  'test/cluster/cluster-takeover.test.ts',
+  'test/daemon/daemon-stop-crash.test.ts',
   'test/daemon/daemon-load.test.ts',
   'test/daemon/daemon-disk.test.ts',
   'test/daemon/daemon-small-disk.test.ts',
