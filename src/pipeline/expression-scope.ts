@@ -3,7 +3,7 @@
  * (all of it), `request` ({text, user, metadata}) and `agents` (each agent's last committed
  * message in the session). Plain JSON, built per evaluation.
  */
-import type { SentientMessage } from '../message/sentient-message.js';
+import { SENTIENT_MESSAGE_SCHEMA, type SentientMessage } from '../message/sentient-message.js';
 import type { SessionState } from './session-state.js';
 
 /** Each agent's last committed message in the session, plus `current` (the message being committed) when given. */
@@ -27,16 +27,5 @@ export function expressionBindings(
   return { ...fields, message, request: { text, user, metadata }, agents };
 }
 
-/** The top-level fields of a Sentient message, bound to null when an expression has no message. */
-const MESSAGE_FIELDS = [
-  'message_id',
-  'timestamp',
-  'agent',
-  'input',
-  'output',
-  'next_agent',
-  'status',
-  'error',
-  'metadata',
-  'audit',
-] as const;
+/** The top-level fields of a Sentient message (its schema's required keys), bound to null when an expression has no message. */
+const MESSAGE_FIELDS = SENTIENT_MESSAGE_SCHEMA.required;
