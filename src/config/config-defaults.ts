@@ -5,7 +5,8 @@
  * (GovflowConfig), so a key that may hold other values than its default says so with `as`.
  */
 import { DEFAULT_MAX_DEPTH } from '../message/json-depth.js';
-import type { JwtSettings, McpServerConfig, ProviderKind, WebhookEventType } from './config-schema.js';
+import type { JwtSettings, McpServerConfig, WebhookEventType } from './config-vocabulary.js';
+import type { ProviderKind } from './config-schema.js';
 
 /** Options of provider kind local (README "Local models"), used where `provider.local` leaves them out. */
 export const LOCAL_PROVIDER_DEFAULTS = {

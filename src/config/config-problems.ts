@@ -4,7 +4,7 @@
  * ConfigError naming the key).
  */
 import type { GovflowConfig } from './config-loader.js';
-import { PII_KINDS } from './config-schema.js';
+import { PII_KINDS } from './config-vocabulary.js';
 import { compileUserRegex, UserRegexError } from './user-regex.js';
 
 /** What is wrong with `pii.custom` beyond its schema (a built-in kind's name, an unsafe pattern), and where; or null. */

@@ -1,104 +1,10 @@
-/** The JSON Schema of govflow.config.yaml and of agent declarations; the defaults are in config-defaults.ts. */
+/** The JSON Schema of govflow.config.yaml; the defaults are in config-defaults.ts, an agent declaration's schema in agent-declaration-schema.ts. */
+import { JWT_ALGORITHMS, MCP_SERVER_SCHEMA, PII_KINDS, WEBHOOK_EVENT_TYPES } from './config-vocabulary.js';
+import { AGENT_DECLARATION_SCHEMA } from './agent-declaration-schema.js';
+
 const nullableString = { type: ['string', 'null'] };
 const positiveInteger = { type: 'integer', minimum: 1 };
 const nullablePositiveNumber = { type: ['number', 'null'], exclusiveMinimum: 0 };
-
-/** Agent declaration keys (frontmatter, or config `agents:`). Unknown keys are errors. */
-export const AGENT_DECLARATION_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'type', 'description'],
-  properties: {
-    name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
-    type: { enum: ['governance', 'operational', 'executional'] },
-    description: { type: 'string', minLength: 1 },
-    entry: { type: 'boolean' },
-    next: { type: ['array', 'null'], items: { type: 'string' }, uniqueItems: true },
-    content_type: { type: 'string', minLength: 1 },
-    output_schema: { type: ['string', 'object'] },
-    plan: { type: 'boolean' },
-    on_failure: { type: 'string' },
-    model: { type: 'string', minLength: 1 },
-    temperature: { type: 'number', minimum: 0, maximum: 2 },
-    max_tokens: positiveInteger,
-    timeout_ms: positiveInteger,
-    max_retries: { type: 'integer', minimum: 0 },
-    file: { type: 'string' },
-    tools: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
-    max_turns: positiveInteger,
-    approval: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
-    delegates: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
-    attachments: { enum: ['inline', 'list', 'native'] },
-    routes: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['to'],
-        properties: { when: { type: 'string', minLength: 1 }, to: { type: ['string', 'null'], minLength: 1 } },
-      },
-    },
-    input: { type: 'string', minLength: 1 },
-    answer: { type: 'string', minLength: 1 },
-    protocol: { enum: ['sentient', 'none'] },
-    message_format: { enum: ['sentient', 'sacp'] },
-  },
-} as const;
-
-/** An MCP server from config `mcp.servers` (README "Give an agent tools"): stdio (`command`) or Streamable HTTP (`url`). */
-export interface McpServerConfig {
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  /** Header name → name of the environment variable holding its value. */
-  headers_env?: Record<string, string>;
-  /** Sends the HTTP caller's own `Authorization` header on the tool calls of sessions it started (docs/tools.md); memory only. */
-  forward_authorization?: boolean;
-  timeout_ms?: number;
-}
-
-const MCP_SERVER_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    command: { type: 'string', minLength: 1 },
-    args: { type: 'array', items: { type: 'string' } },
-    env: { type: 'object', additionalProperties: { type: 'string' } },
-    cwd: { type: 'string', minLength: 1 },
-    url: { type: 'string', pattern: '^https?://' },
-    headers_env: { type: 'object', additionalProperties: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
-    forward_authorization: { type: 'boolean' },
-    timeout_ms: positiveInteger,
-  },
-} as const;
-
-/** `http.auth.jwt` as written (docs/http-api.md "JWT bearer tokens"); `public_key_file` is made absolute by the loader. */
-export interface JwtSettings {
-  issuer: string;
-  audience: string | string[];
-  jwks_url?: string;
-  public_key_file?: string;
-  user_claim?: string;
-  role_claim?: string;
-  algorithms?: Array<(typeof JWT_ALGORITHMS)[number]>;
-}
-
-/** The asymmetric signature algorithms `http.auth.jwt.algorithms` may list (jose's names). */
-export const JWT_ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-] as const;
 
 /** A price table by model: `input`, `output` and optional `cached_input`, each name ending in `suffix`. */
 function priceTableSchema(suffix: string) {
@@ -113,20 +19,6 @@ function priceTableSchema(suffix: string) {
     },
   };
 }
-
-/** The events a webhook may subscribe to (docs/webhooks.md). */
-export const WEBHOOK_EVENT_TYPES = [
-  'session_finished',
-  'session_paused',
-  'approval_requested',
-  'session_cancelled',
-  'intervention_required',
-] as const;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-/** The built-in PII kinds `pii.redact` may name (src/privacy/pii-detectors.ts has a detector for each). */
-export const PII_KINDS = ['email', 'phone', 'credit_card', 'iban', 'national_id', 'ip_address', 'secret'] as const;
 
 export const CONFIG_SCHEMA = {
   type: 'object',

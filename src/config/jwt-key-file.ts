@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage, GovflowError } from '../errors.js';
 import { isPlainObject } from '../message/json-text.js';
-import type { JwtSettings } from './config-schema.js';
+import type { JwtSettings } from './config-vocabulary.js';
 
 /** One public key, or a set whose keys are picked by the token's `kid`. */
 export type JwtKeyFile = { kind: 'key'; key: KeyObject } | { kind: 'set'; keys: JsonWebKey[] };

@@ -7,7 +7,7 @@
  * again. Line numbers stay those of the file.
  */
 import { isMap, parseDocument } from 'yaml';
-import { AGENT_DECLARATION_SCHEMA } from '../config/config-schema.js';
+import { AGENT_DECLARATION_SCHEMA } from '../config/agent-declaration-schema.js';
 import { parseYamlSource, type YamlSource } from '../config/yaml-source.js';
 
 /** Keys of Claude Code's agent frontmatter: a line starting with one of them starts a value when the YAML is lenient. */

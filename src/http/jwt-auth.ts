@@ -8,7 +8,7 @@
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { KeyObject } from 'node:crypto';
-import type { JwtSettings } from '../config/config-schema.js';
+import type { JwtSettings } from '../config/config-vocabulary.js';
 import { JwtKeyFileError, readJwtKeyFile } from '../config/jwt-key-file.js';
 import { ConfigError, errorMessage, GovflowError } from '../errors.js';
 import type { Caller, CallerRole } from './http-auth.js';

@@ -4,7 +4,7 @@
  * a crash, at every restart of a paused session), so a receiver sees every retry of one event
  * under one `webhook-id`. Pure: no I/O.
  */
-import type { WebhookEventType } from '../config/config-schema.js';
+import type { WebhookEventType } from '../config/config-vocabulary.js';
 import { sha256Hex } from '../sha256-hex.js';
 
 /** A session ended, or paused for a person: told by the runner before the end is durable. */

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import type { GovflowConfig } from '../config/config-loader.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../config/config-schema.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../config/config-vocabulary.js';
 import { ConfigError, errorMessage, GovflowError } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';
 import { DeliveryBacklog, type DeliveryTarget, type TargetLag } from '../store/delivery-backlog.js';

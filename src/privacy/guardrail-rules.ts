@@ -9,7 +9,7 @@
  *       message: Answer in English. sent back with retry; the reason for the others
  */
 import { ConfigError } from '../errors.js';
-import { PII_KINDS } from '../config/config-schema.js';
+import { PII_KINDS } from '../config/config-vocabulary.js';
 import { compileUserRegex, UserRegexError } from '../config/user-regex.js';
 import { isPlainObject } from '../message/json-text.js';
 

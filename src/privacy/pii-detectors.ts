@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { hasCardIssuerPrefix, passesLuhn, passesNricCheck, passesVerhoeff } from './checksums.js';
 import { SECRET_PATTERN } from './secret-rules.js';
-import { PII_KINDS } from '../config/config-schema.js';
+import { PII_KINDS } from '../config/config-vocabulary.js';
 
 /** The kinds `pii.redact` accepts; the key used in `[PII_REDACTED]` counts. */
 export type PiiKind = (typeof PII_KINDS)[number];

@@ -7,7 +7,7 @@
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { LlmToolCall } from '../llm/provider.js';
-import { PII_KINDS } from '../config/config-schema.js';
+import { PII_KINDS } from '../config/config-vocabulary.js';
 import { builtInDetector, findPii, type PiiDetector } from './pii-detectors.js';
 import { addCounts, PiiRedactor, piiDetectors, piiEnabled, type PiiCounts } from './pii-redactor.js';
 import type { SessionVault, VaultEntry } from './pii-vault.js';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { MCPClient, MCPTransport } from '@ai-sdk/mcp';
 import { raceAbort } from '../abort-race.js';
-import type { McpServerConfig } from '../config/config-schema.js';
+import type { McpServerConfig } from '../config/config-vocabulary.js';
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';
 import { ForwardedAuthorizations, withoutAuthorization } from './forwarded-authorizations.js';

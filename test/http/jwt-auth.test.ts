@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { JwtSettings } from '../../src/config/config-schema.js';
+import type { JwtSettings } from '../../src/config/config-vocabulary.js';
 import { CallerAuth, tokenSha256, TokenTable } from '../../src/http/http-auth.js';
 import { JwtVerifier, looksLikeJwt } from '../../src/http/jwt-auth.js';
 

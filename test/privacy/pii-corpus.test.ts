@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtInDetector, findPii } from '../../src/privacy/pii-detectors.js';
-import { PII_KINDS } from '../../src/config/config-schema.js';
+import { PII_KINDS } from '../../src/config/config-vocabulary.js';
 import { scoreDetectors, type LabelledLine } from '../support/detector-scoring.mjs';
 import { REPOSITORY_ROOT } from '../support/example-app.js';
 

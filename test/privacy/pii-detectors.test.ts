@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasCardIssuerPrefix, passesLuhn, passesNricCheck, passesVerhoeff } from '../../src/privacy/checksums.js';
 import { builtInDetector, findPii, type PiiKind } from '../../src/privacy/pii-detectors.js';
-import { PII_KINDS } from '../../src/config/config-schema.js';
+import { PII_KINDS } from '../../src/config/config-vocabulary.js';
 import { SECRET_RULES } from '../../src/privacy/secret-rules.js';
 
 const found = (kind: PiiKind, text: string) => findPii(text, [builtInDetector(kind)]).map((finding) => finding.value);

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { McpServerConfig } from '../../src/config/config-schema.js';
+import type { McpServerConfig } from '../../src/config/config-vocabulary.js';
 import { McpServers } from '../../src/tools/mcp-servers.js';
 import { processStartTicks } from '../../src/tools/mcp-process-records.js';
 import { serverEnvironment } from '../../src/tools/mcp-stdio-transport.js';
