@@ -1,8 +1,8 @@
 /**
- * Tool calls through the AI SDK adapter against the loopback server's OpenAI Responses API wire (the `openai` kind): only the
- * offered tools are sent, in the native tool list under wire-safe names; one model turn per call;
- * streamed and plain answers carry the calls back under govflow's names; earlier turns are
- * replayed as assistant tool calls and tool results. The Anthropic and Gemini wires, streamed and
+ * Tool calls through the AI SDK adapter against the loopback server's OpenAI Responses API wire
+ * (the `openai` kind): only the offered tools are sent, in the native tool list under wire-safe
+ * names; one model turn per call; streamed and plain answers carry the calls back under govflow's
+ * names; earlier turns are replayed as function calls and their outputs. The Anthropic and Gemini wires, streamed and
  * plain, carry calls back the same way.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
