@@ -2,7 +2,7 @@
  * Which AI SDK package serves each provider kind and how it is configured, checked when the
  * adapter is created. Only the configured kind's package is loaded, on the first call.
  */
-import type { LanguageModel } from 'ai';
+import { defaultSettingsMiddleware, wrapLanguageModel, type LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
 
 /** The real providers this adapter speaks to (dry-run and scripted live elsewhere). */
@@ -34,6 +34,15 @@ export const NATIVE_JSON_MODE_BY_KIND: Readonly<Record<AiSdkProviderKind, boolea
   ollama: true,
   anthropic: false,
   google: true,
+});
+
+/**
+ * Every `openai` call asks for the reasoning summary (sent to reasoning models only; the SDK drops it
+ * for others) and keeps nothing on OpenAI's side (`store: false`, as with Chat Completions): each call
+ * carries its whole conversation, so no stored response is ever needed.
+ */
+const OPENAI_RESPONSES_SETTINGS = defaultSettingsMiddleware({
+  settings: { providerOptions: { openai: { reasoningSummary: 'auto', store: false } } },
 });
 
 /** What `createModelFactory` needs; a subset of the adapter settings. */
@@ -82,8 +91,10 @@ export function createModelFactory(settings: ModelFactorySettings): (modelId: st
     case 'openai': {
       const apiKey = requireKey(settings);
       const openai = once(async () => (await import('@ai-sdk/openai')).createOpenAI({ apiKey, baseURL, fetch }));
-      // Chat Completions, not the Responses API: every OpenAI-compatible gateway and proxy speaks it.
-      return async (modelId) => (await openai()).chat(modelId);
+      // The Responses API: the only one that returns reasoning summaries (SPEC §24). Gateways that
+      // speak only Chat Completions are the `openai-compatible` kind.
+      return async (modelId) =>
+        wrapLanguageModel({ model: (await openai()).responses(modelId), middleware: OPENAI_RESPONSES_SETTINGS });
     }
     case 'openai-compatible':
     case 'ollama': {

@@ -84,7 +84,7 @@ export function ownerOnly(file: string): void {
   chmodSync(file, 0o600);
 }
 
-/** The user-role text of an OpenAI, Anthropic or Gemini request body (text parts joined). */
+/** The user-role text of an OpenAI (either API), Anthropic or Gemini request body (text parts joined). */
 export function userTextOf(body: any): string {
   const texts: string[] = [];
   const collect = (content: unknown) => {
@@ -94,7 +94,8 @@ export function userTextOf(body: any): string {
         if (typeof part?.text === 'string') texts.push(part.text);
       }
   };
-  for (const message of Array.isArray(body?.messages) ? body.messages : [])
+  // Chat Completions `messages`, or the Responses API's `input` items.
+  for (const message of [body?.messages ?? [], body?.input ?? []].flat())
     if (message?.role === 'user') collect(message.content);
   for (const content of Array.isArray(body?.contents) ? body.contents : [])
     if (content?.role === 'user') collect(content.parts);

@@ -55,15 +55,16 @@ function exampleResponder(finalAnswer: (request: IncomingLlmRequest) => string):
   };
 }
 
-/** The user prompt text of an OpenAI request (every non-system message). */
+/** The user prompt text of an OpenAI request (every non-system message; Responses API `input` items too). */
 function userPromptOf(body: any): string {
-  return (body.messages as Array<{ role: string; content: unknown }>)
-    .filter((message) => message.role !== 'system')
-    .map((message) =>
-      typeof message.content === 'string'
-        ? message.content
-        : Array.isArray(message.content)
-          ? (message.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('')
+  return ((body.messages ?? body.input) as Array<{ role?: string; content?: unknown; output?: unknown }>)
+    .filter((message) => message.role !== 'system' && message.role !== 'developer')
+    .map((message) => message.content ?? message.output)
+    .map((content) =>
+      typeof content === 'string'
+        ? content
+        : Array.isArray(content)
+          ? (content as Array<{ text?: string }>).map((part) => part.text ?? '').join('')
           : '',
     )
     .join('\n');
@@ -305,7 +306,9 @@ function lastUserText(body: any): string {
 /** One terminal agent with a tool; its answers depend on what the user wrote. */
 const workerResponder: Responder = (request) => {
   const prompt = lastUserText(request.body);
-  const sawToolResult = (request.body.messages as Array<{ role: string }>).some((message) => message.role === 'tool');
+  const sawToolResult = ((request.body.messages ?? request.body.input) as Array<{ role?: string; type?: string }>).some(
+    (message) => message.role === 'tool' || message.type === 'function_call_output',
+  );
   if (prompt.includes('look it up') && !sawToolResult)
     return { kind: 'tool_calls', calls: [{ id: 't1', name: 'list_files', arguments: '{"path":"."}' }] };
   if (prompt.includes('take your time')) return { kind: 'hang' };

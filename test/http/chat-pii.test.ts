@@ -49,11 +49,18 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** The user prompt text of an OpenAI request (every non-system message). */
+/** The user prompt text of an OpenAI request (every non-system message; Responses API `input` items too). */
 function userPromptOf(body: any): string {
-  return (body.messages as Array<{ role: string; content: unknown }>)
-    .filter((message) => message.role !== 'system')
-    .map((message) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content)))
+  return ((body.messages ?? body.input) as Array<{ role?: string; content?: unknown; output?: unknown }>)
+    .filter((message) => message.role !== 'system' && message.role !== 'developer')
+    .map((message) => message.content ?? message.output)
+    .map((content) =>
+      typeof content === 'string'
+        ? content
+        : Array.isArray(content)
+          ? (content as Array<{ text?: string }>).map((part) => part.text ?? '').join('')
+          : JSON.stringify(content),
+    )
     .join('\n');
 }
 

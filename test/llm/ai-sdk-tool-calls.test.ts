@@ -1,8 +1,8 @@
 /**
- * Tool calls through the AI SDK adapter against the loopback server's OpenAI wire: only the
- * offered tools are sent, in the native tool list under wire-safe names; one model turn per call;
- * streamed and plain answers carry the calls back under govflow's names; earlier turns are
- * replayed as assistant tool calls and tool results. The Anthropic and Gemini wires, streamed and
+ * Tool calls through the AI SDK adapter against the loopback server's OpenAI Responses API wire
+ * (the `openai` kind): only the offered tools are sent, in the native tool list under wire-safe
+ * names; one model turn per call; streamed and plain answers carry the calls back under govflow's
+ * names; earlier turns are replayed as function calls and their outputs. The Anthropic and Gemini wires, streamed and
  * plain, carry calls back the same way.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,11 +77,12 @@ describe.each([true, false])('AI SDK tool calls (stream %s)', (stream) => {
     ]);
     expect(server.requests).toHaveLength(1);
     const body = server.requests[0].body;
-    expect(body.tools.map((entry: { function: { name: string } }) => entry.function.name)).toEqual([
-      'write_file',
-      'mcp__docs__search',
+    // The Responses API's function tools: name and parameters at the top level.
+    expect(body.tools.map((entry: { type: string; name: string }) => [entry.type, entry.name])).toEqual([
+      ['function', 'write_file'],
+      ['function', 'mcp__docs__search'],
     ]);
-    expect(body.tools[0].function.parameters.required).toEqual(['path', 'content']);
+    expect(body.tools[0].parameters.required).toEqual(['path', 'content']);
     if (stream) expect(chunks.join('')).toBe('Let me write.');
   });
 
@@ -127,16 +128,22 @@ describe.each([true, false])('AI SDK tool calls (stream %s)', (stream) => {
       }),
     );
     expect(response.text).toBe('{"done":true}');
-    const messages = server.requests[0].body.messages as Array<Record<string, any>>;
-    const roles = messages.map((message) => message.role);
-    expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
-    expect(messages[2].tool_calls[0]).toMatchObject({
-      id: 'call_1',
-      function: { name: 'mcp__docs__search', arguments: '{"query":"x"}' },
-    });
-    expect(messages[3]).toMatchObject({ tool_call_id: 'call_1', content: 'found it' });
-    expect(messages[5]).toMatchObject({ tool_call_id: 'call_2' });
-    expect(messages[5].content).toContain('refused: absolute path');
+    // The Responses API's `input`: messages by role, calls and results as typed items.
+    const input = server.requests[0].body.input as Array<Record<string, any>>;
+    expect(input.map((item) => item.role ?? item.type)).toEqual([
+      'system',
+      'user',
+      'function_call',
+      'function_call_output',
+      'assistant',
+      'function_call',
+      'function_call_output',
+    ]);
+    expect(input[2]).toMatchObject({ call_id: 'call_1', name: 'mcp__docs__search', arguments: '{"query":"x"}' });
+    expect(input[3]).toMatchObject({ call_id: 'call_1', output: 'found it' });
+    expect(input[4].content).toEqual([{ type: 'output_text', text: 'again' }]);
+    expect(input[6]).toMatchObject({ call_id: 'call_2' });
+    expect(input[6].output).toContain('refused: absolute path');
   });
 });
 

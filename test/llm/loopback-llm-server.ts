@@ -1,7 +1,8 @@
 /**
  * A loopback HTTP server that speaks the real wire formats of the providers govflow uses:
- * OpenAI Chat Completions (also what openai-compatible servers and Ollama speak), Anthropic
- * Messages and Gemini generateContent — each as plain JSON and as server-sent events.
+ * OpenAI's Responses API (the `openai` kind, loopback-responses.ts) and Chat Completions (what
+ * openai-compatible servers and Ollama speak), Anthropic Messages and Gemini generateContent —
+ * each as plain JSON and as server-sent events.
  * Tests queue one scripted reply per expected request; the server records every request
  * (path, headers, parsed body) so a test can assert what the adapter sent. A request with no
  * reply queued is answered 418 and counted in `unexpectedRequests`: fakes fail loudly.
@@ -15,6 +16,12 @@ import { createAiSdkAdapter, type AiSdkAdapterSettings } from '../../src/llm/ai-
 import type { LlmProvider } from '../../src/llm/provider.js';
 import { withRetries, type RetrySettings } from '../../src/llm/retrying-provider.js';
 import { DEFAULT_USAGE, answerToolCalls, sendJson, startSse } from './loopback-wire.js';
+import {
+  answerResponsesText,
+  answerResponsesToolCalls,
+  isResponsesRequest,
+  responsesFloodFraming,
+} from './loopback-responses.js';
 
 export type AiSdkProviderSettings = AiSdkAdapterSettings & RetrySettings;
 
@@ -44,6 +51,8 @@ export type ScriptedReply =
       cutAfterChunks?: number;
       /** Close the kept-alive connection right after the answer (the client's pooled socket goes stale). */
       closeAfter?: boolean;
+      /** A reasoning summary before the text (Responses API only; other wires' reasoning: a `raw` reply). */
+      reasoning?: string;
     }
   | {
       kind: 'status';
@@ -108,7 +117,8 @@ export interface LoopbackLlmServer {
 
 function classify(url: string, body: any): { wire: Wire | 'unknown'; stream: boolean; model: string | undefined } {
   const path = url.split('?')[0] ?? url;
-  if (path.endsWith('/chat/completions')) return { wire: 'openai', stream: body?.stream === true, model: body?.model };
+  if (path.endsWith('/chat/completions') || path.endsWith('/responses'))
+    return { wire: 'openai', stream: body?.stream === true, model: body?.model };
   if (path.endsWith('/messages')) return { wire: 'anthropic', stream: body?.stream === true, model: body?.model };
   const gemini = /\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
   if (gemini) {
@@ -158,6 +168,12 @@ function answerOpenAi(
   request: RecordedRequest,
   reply: Extract<ScriptedReply, { kind: 'text' }>,
 ): void {
+  if (isResponsesRequest(request)) {
+    answerResponsesText(response, request, reply, reply.chunks ?? splitText(reply.text), (index) =>
+      cutOff(response, reply, index),
+    );
+    return;
+  }
   const model = reply.model ?? request.model ?? 'unknown';
   const usage = reply.usage ?? DEFAULT_USAGE;
   const wireUsage = {
@@ -386,7 +402,9 @@ function sendFlood(
   counters: { bytesSent: number; cutByClient: number; finished: number },
 ): void {
   const wire = request.wire === 'unknown' ? 'openai' : request.wire;
-  const framing = floodFraming(wire, request.stream, request.model ?? 'unknown');
+  const framing = isResponsesRequest(request)
+    ? responsesFloodFraming(request.stream, request.model ?? 'unknown', FLOOD_TEXT_START)
+    : floodFraming(wire, request.stream, request.model ?? 'unknown');
   const chunkBytes = reply.chunkBytes ?? 16_384;
   const filler = 'x'.repeat(chunkBytes);
   let left = reply.bytes;
@@ -491,7 +509,8 @@ export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
         return;
       }
       if (reply.kind === 'tool_calls') {
-        answerToolCalls(response, recorded, reply);
+        if (isResponsesRequest(recorded)) answerResponsesToolCalls(response, recorded, reply);
+        else answerToolCalls(response, recorded, reply);
         return;
       }
       answerText(response, recorded, reply);

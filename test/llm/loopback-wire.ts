@@ -231,13 +231,16 @@ function answerGeminiToolCalls(response: ServerResponse, request: RecordedReques
   response.end();
 }
 
-/** The tool results a request carries back to the model, each as JSON text, in any of the three wires. */
+/** The tool results a request carries back to the model, each as JSON text, in any of the wires. */
 export function toolResultsOf(body: any): string[] {
   const results: unknown[] = [];
   for (const message of Array.isArray(body?.messages) ? body.messages : []) {
     if (message?.role === 'tool') results.push(message.content); // OpenAI
     if (Array.isArray(message?.content))
       results.push(...message.content.filter((block: any) => block?.type === 'tool_result')); // Anthropic
+  }
+  for (const item of Array.isArray(body?.input) ? body.input : []) {
+    if (item?.type === 'function_call_output') results.push(item.output); // OpenAI Responses
   }
   for (const content of Array.isArray(body?.contents) ? body.contents : []) {
     results.push(...(content?.parts ?? []).filter((part: any) => part?.functionResponse !== undefined)); // Gemini

@@ -58,10 +58,13 @@ function filePartsOf(testCase: KindCase, body: any): Array<{ mediaType: string; 
     return { mediaType: match[1], bytes: Buffer.from(match[2], 'base64') };
   };
   if (testCase.wire === 'openai') {
-    for (const message of body.messages)
+    // Chat Completions `messages`, or the Responses API's `input` (the `openai` kind).
+    for (const message of body.messages ?? body.input)
       for (const part of Array.isArray(message.content) ? message.content : []) {
         if (part.type === 'image_url') parts.push(fromDataUrl(part.image_url.url));
         if (part.type === 'file') parts.push({ ...fromDataUrl(part.file.file_data), name: part.file.filename });
+        if (part.type === 'input_image') parts.push(fromDataUrl(part.image_url));
+        if (part.type === 'input_file') parts.push({ ...fromDataUrl(part.file_data), name: part.filename });
       }
   } else if (testCase.wire === 'anthropic') {
     for (const message of body.messages)

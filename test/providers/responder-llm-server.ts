@@ -63,6 +63,10 @@ export function systemPromptOf(body: any): string {
     for (const message of body.messages)
       if (message?.role === 'system' || message?.role === 'developer') collect(message.content);
   }
+  if (Array.isArray(body?.input)) {
+    // OpenAI Responses: `system` (or `developer`) items in `input`.
+    for (const item of body.input) if (item?.role === 'system' || item?.role === 'developer') collect(item.content);
+  }
   if (body?.system !== undefined) collect(body.system); // Anthropic: string or text blocks.
   if (body?.systemInstruction !== undefined) collect(body.systemInstruction); // Gemini: {parts: [{text}]}.
   return texts.join('\n');

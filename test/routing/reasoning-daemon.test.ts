@@ -1,7 +1,8 @@
 /**
  * SPEC §24 reasoning, run by `govflow start` against a loopback server in each wire format's own
- * reasoning shape: OpenAI-compatible `reasoning_content` (DeepSeek, vLLM, Ollama), Anthropic
- * `thinking` blocks, Gemini `thought` parts. The reasoning is kept in the journal with its model
+ * reasoning shape: OpenAI's reasoning summaries (Responses API `reasoning` items, the `openai`
+ * kind), OpenAI-compatible `reasoning_content` (DeepSeek, vLLM, Ollama), Anthropic `thinking`
+ * blocks, Gemini `thought` parts. The reasoning is kept in the journal with its model
  * call and shown in the web view under its message; `[REASONING]` carries its code-point length and
  * SHA-256; it never reaches the next agent or the result.
  */
@@ -13,7 +14,7 @@ import { cleanupAll, runCli, startDaemon } from '../daemon/daemon-helpers.js';
 import { httpUrlOf } from '../http/http-test-helpers.js';
 import type { ScriptedReply } from '../llm/loopback-llm-server.js';
 import { startResponderLlmServer, type ResponderLlmServer } from '../providers/responder-llm-server.js';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SENTIENT_MESSAGE_SCHEMA } from '../../src/message/sentient-message.js';
 import {
@@ -43,8 +44,37 @@ const THOUGHT = 'The user wants Ana’s case — score it 0.9 🙂 because the f
 const WIRES: Array<{
   kind: string;
   basePath: string;
+  /** The model configured, when the wire's SDK decides by it (the default is `m`). */
+  model?: string;
   reply: (text: string, reasoning: string | null) => ScriptedReply;
 }> = [
+  {
+    kind: 'openai',
+    basePath: '/v1',
+    // A reasoning model: the SDK asks only those for a summary.
+    model: 'o4-mini',
+    reply: (text, reasoning) =>
+      raw({
+        id: 'resp_1',
+        object: 'response',
+        created_at: 0,
+        model: 'o4-mini',
+        status: 'completed',
+        output: [
+          ...(reasoning
+            ? [{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: reasoning }] }]
+            : []),
+          {
+            type: 'message',
+            id: 'msg_1',
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text, annotations: [] }],
+          },
+        ],
+        usage: { input_tokens: 10, output_tokens: 20, total_tokens: 30 },
+      }),
+  },
   {
     kind: 'openai-compatible',
     basePath: '/v1',
@@ -170,8 +200,12 @@ describe('provider reasoning (SPEC §24), each wire format', () => {
         return wire.reply(JSON.stringify(sentient({ content: 'Ana is approved.', contentType: 'text' })), null);
       });
       const root = routedRoot(`${server.url}${wire.basePath}`, AGENTS, 'http: { listen: "127.0.0.1:0" }\n', wire.kind);
+      if (wire.model) {
+        const config = path.join(root, 'govflow.config.yaml');
+        writeFileSync(config, readFileSync(config, 'utf8').replace('model: m,', `model: ${wire.model},`));
+      }
       const daemon = await startDaemon(root, {
-        env: { ANTHROPIC_API_KEY: 'k', GOOGLE_GENERATIVE_AI_API_KEY: 'k', GEMINI_API_KEY: 'k' },
+        env: { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', GOOGLE_GENERATIVE_AI_API_KEY: 'k', GEMINI_API_KEY: 'k' },
       });
       dropRequest(root, 'think', 'Score Ana');
       const result = await waitForResult(root, 'think');
@@ -198,6 +232,9 @@ describe('provider reasoning (SPEC §24), each wire format', () => {
       const writerCall =
         server.requests[server.arrivedSystems.findIndex((system) => agentNamed(system) === 'writer_agent')];
       expect(JSON.stringify(writerCall.body)).not.toContain('file is complete');
+      // The `openai` kind asks for the summary through the Responses API.
+      if (wire.kind === 'openai')
+        expect([writerCall.url, writerCall.body.reasoning]).toEqual(['/v1/responses', { summary: 'auto' }]);
       expect(JSON.stringify(journalMessages(root, result.session_id))).not.toContain('file is complete');
       expect(JSON.stringify(result)).not.toContain('file is complete');
 
