@@ -12,8 +12,8 @@ import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { Delegations } from './delegation.js';
 import { DELEGATE_TOOL_NAME, delegateOffer } from './delegation-envelope.js';
 import { Slots, TurnRuns, type ToolRun } from './tool-turn-runs.js';
+import { approvalRequest } from './approval-request.js';
 import type {
-  ApprovalRequestRecord,
   DelegationOutcome,
   JournaledToolCall,
   ToolRefusal,
@@ -32,9 +32,6 @@ import { applyRecord, type ToolLoopState, type ToolLoopTurn } from './session-st
 const INTERRUPTED = (name: string) =>
   `${name} was started, but the session stopped (a crash or a daemon stop) before its result was recorded: it may or may not have ` +
   'run, and it is not run again (calls with effects outside the workspace run at most once). Check its effects, or call it again.';
-
-/** Longest input shown in an approval question. */
-const QUESTION_INPUT_CHARS = 2000;
 
 export class ToolLoop {
   constructor(
@@ -342,29 +339,7 @@ export class ToolLoop {
     call: JournaledToolCall,
     interrupted: boolean,
   ): Promise<void> {
-    let input = JSON.stringify(call.input) ?? 'null';
-    if (input.length > QUESTION_INPUT_CHARS)
-      input = `${input.slice(0, QUESTION_INPUT_CHARS)}… (${input.length} characters)`;
-    const argsSha256 = argumentsSha256(call.input);
-    const again = interrupted
-      ? ' It was approved and started before, but the session stopped before its result was recorded: it may or may not have run.'
-      : '';
-    const question =
-      `${agent.name} wants to call ${call.name} with input ${input} (call_id ${call.id}, args_sha256 ${argsSha256}).${again} Approve it? ` +
-      `Reply with {"session_id": "${active.state.session.session_id}", "call_id": "${call.id}", "args_sha256": "${argsSha256}", "approve": ` +
-      `true} or "approve": false, with an optional "reason".`;
-    const record: ApprovalRequestRecord = {
-      v: JOURNAL_FORMAT,
-      type: 'approval_request',
-      agent: agent.name,
-      step: stepKey,
-      call_id: call.id,
-      tool: call.name,
-      input: call.input,
-      args_sha256: argsSha256,
-      question,
-      at: this.now().toISOString(),
-    };
+    const record = approvalRequest(active.state.session.session_id, stepKey, agent.name, call, interrupted, this.now());
     await active.stored.recordApproval(record);
     applyRecord(active.state, record);
     this.deps.log?.info('tool call waits for approval', {
