@@ -6,7 +6,8 @@
 import type pg from 'pg';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
-import type { QueuedCancel } from './store-controls.js';
+import type { QueuedControl } from './store-controls.js';
+import type { RequestLimits } from '../intake/request-limits.js';
 import { insertAttachmentChunks } from './attachment-chunks.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
 import { piiEnabled, type PiiCounts } from '../privacy/pii-redactor.js';
@@ -25,6 +26,8 @@ export interface QueuedRequest {
   fork?: Record<string, unknown>;
   /** A chat message's turn (docs/http-api.md "Chat"; src/pipeline/chat-turn.ts), written by the HTTP API. */
   chat?: Record<string, unknown>;
+  /** The request's own limits (SPEC §25), already checked against their caps. */
+  limits?: RequestLimits;
   /**
    * A request folder's attachments (docs/attachments.md): stored with the request, read by whichever
    * daemon runs it; or (`fromSession`) a fork's, the original's stored chunks copied (docs/run-control.md).
@@ -50,6 +53,7 @@ export interface ClaimedSession {
     claimed_path: string | null;
     fork?: Record<string, unknown>;
     chat?: Record<string, unknown>;
+    limits?: RequestLimits;
     /** The request's attachments; their bytes are in `attachment_chunks`. */
     attachments?: AttachmentInfo[];
     /** PII the intake took out of `text` and `metadata` (store-vaults.ts). */
@@ -57,8 +61,8 @@ export interface ClaimedSession {
   };
   /** The oldest reply not applied yet, for a paused session. */
   reply: QueuedReply | null;
-  /** A cancel waiting for the session (store-controls.ts): it goes before anything else. */
-  control: QueuedCancel | null;
+  /** A cancel or a steward's decision waiting for the session (store-controls.ts): it goes before anything else. */
+  control: QueuedControl | null;
   /** True when the session has journal records (it ran before: resume it). */
   journaled: boolean;
   /** The governance version the session is pinned to (null until its first message). */
@@ -121,6 +125,7 @@ export class SessionLeases {
       claimed_path: request.claimedPath,
       ...(request.fork ? { fork: request.fork } : {}),
       ...(request.chat ? { chat: redacted?.value.chat ?? request.chat } : {}),
+      ...(request.limits ? { limits: request.limits } : {}),
       ...(request.attachments ? { attachments: request.attachments.files } : {}),
       ...(redacted && Object.keys(redacted.counts).length > 0 ? { pii_counts: redacted.counts } : {}),
     };
