@@ -4,7 +4,8 @@
  * budget (its own, its request's) — the spend so far plus the call's worst case, its prompt's
  * tokens at the input price and its `max_tokens` at the output price — or whose user spent the
  * day's budget, pauses the session before the call; with `limits.on_deadline: halt` a step past
- * the deadline does. The halt is an operator-form entry (`[STATUS: pending]`, `[CONTROL]:
+ * the deadline does, and one whose model call is in flight at the deadline is aborted there
+ * (step-attempts.ts) and halts without a message, the call made again after `continue`. The halt is an operator-form entry (`[STATUS: pending]`, `[CONTROL]:
  * {"action": "halt", "reason"}`); a steward's `continue` with new limits resumes the same step.
  */
 import { randomUUID } from 'node:crypto';
