@@ -2,7 +2,7 @@
  * A steward in cluster mode (SPEC §25 with §15, docs/run-control.md): a session that pauses in
  * `intervention_required` or halts `halted_cost` on one daemon waits in the store; the steward's
  * decision, dropped at the other daemon (CLI or control file), goes through the store like §18's
- * controls, and that daemon applies it and runs what follows to the end. A request's own `limits`
+ * controls (from the CLI and over HTTP), and that daemon applies it and runs what follows to the end. A request's own `limits`
  * ride with it in the store (one above its cap is refused into system/failed/), and
  * `govflow verify --store` holds.
  */
@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { dropJson, waitFor, writeScript } from '../daemon/daemon-helpers.js';
 import { Cluster, clusterForTests, finalAnswerOf, nodeScript } from '../support/cluster.js';
 import { pgTestSchema } from '../support/postgres.js';
+import { postJson } from '../http/http-test-helpers.js';
 
 const pg = await pgTestSchema('cluster_steward');
 const ADVICE = 'Answer with one JSON message.';
@@ -25,6 +26,7 @@ describe.skipIf(!pg)('cluster mode: a steward decides through the store', () => 
       nodes: 2,
       concurrency: 1,
       leaseMs: 3000,
+      http: true,
       extraConfig: 'limits: { on_failure: intervene, on_budget: halt, max_cost_usd_per_session: 1 }',
     },
     async (created) => {
@@ -142,13 +144,14 @@ describe.skipIf(!pg)('cluster mode: a steward decides through the store', () => 
     await node1.stop();
     writeScript(node0.root, nodeScript('node0'));
     await node0.start();
-    dropJson(node0.root, 'go-on.json', {
-      control: 'intervene',
-      session_id: sessionId,
-      decision: 'continue',
-      limits: { cost_usd: 0.5 },
-      reason: 'worth it',
-    });
+    // Over HTTP at node0: a decision that does not fit a halt is refused (409); continue is taken (202).
+    const url = `${node0.httpUrl}/v1/sessions/${sessionId}/intervene`;
+    const wrong = await postJson(url, { decision: 'retry' });
+    expect(wrong.status, JSON.stringify(wrong.body)).toBe(409);
+    expect(JSON.stringify(wrong.body)).toContain('nothing failed');
+    const taken = await postJson(url, { decision: 'continue', limits: { cost_usd: 0.5 }, reason: 'worth it' });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(202);
+    expect(taken.body).toMatchObject({ session_id: sessionId });
     const done = await reaches('tight', 'finished', 'success');
     expect(JSON.parse(done.result_json).output).toEqual({ answer: finalAnswerOf('node0') });
     const records = await journal(sessionId);
