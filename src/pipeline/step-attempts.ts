@@ -307,7 +307,7 @@ export class StepAttempts {
             (error instanceof ProviderCallError && error.deadlinePassed) ||
             this.now().getTime() - Date.parse(state.runStartedAt) >= limits.session_timeout_ms;
           // limits.on_deadline: halt (SPEC §25): the aborted call is no failure; the session halts, and continue makes it again.
-          if (pastDeadline && limits.on_deadline === 'halt' && step.kind === 'chain' && !state.session.delegation) {
+          if (pastDeadline && limits.on_deadline === 'halt' && !state.session.delegation) {
             await commitHalt(
               active,
               {
