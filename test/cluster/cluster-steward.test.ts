@@ -86,6 +86,8 @@ describe.skipIf(!pg)('cluster mode: a steward decides through the store', () => 
     const listed = await node1.cli(['sessions', '--status', 'intervention_required']);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain(sessionId);
+    const status = await node1.cli(['status', '--json']);
+    expect(JSON.parse(status.stdout).sessions_by_status).toMatchObject({ intervention_required: 1, paused: 0 });
     const wrong = await node1.cli(['intervene', sessionId, '--continue', '--cost-usd', '2']);
     expect(wrong.code, wrong.stdout + wrong.stderr).toBe(1);
     expect(wrong.stderr).toContain('not a halt');
