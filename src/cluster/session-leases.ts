@@ -9,6 +9,7 @@ import { channelsOf } from './store-committer.js';
 import type { QueuedControl } from './store-controls.js';
 import type { RequestLimits } from '../intake/request-limits.js';
 import { insertAttachmentChunks } from './attachment-chunks.js';
+import { STEWARD_WAITING } from './postgres-session-store.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
 import { piiEnabled, type PiiCounts } from '../privacy/pii-redactor.js';
 import type { StoreVaults } from './store-vaults.js';
@@ -204,13 +205,19 @@ export class SessionLeases {
   async enqueueReply(sessionId: string, reply: QueuedReply, file: string | null = null): Promise<string | null> {
     let redactFile = () => undefined as void;
     const refused = await inTransaction(this.pool, async (client) => {
-      const row = await client.query<{ state: string }>(
-        `select state from ${this.table('sessions')} where session_id = $1 for update`,
+      const row = await client.query<{ state: string; result_status: string | null }>(
+        `select state, result_status from ${this.table('sessions')} where session_id = $1 for update`,
         [sessionId],
       );
       const state = row.rows[0]?.state;
       if (state === undefined)
         return `no session "${sessionId}" exists in the store; check the session_id in the pending result`;
+      // Refused here, not by the daemon that would claim it (SPEC §25): a steward decides, a reply does not apply.
+      if (state === 'paused' && STEWARD_WAITING.includes(row.rows[0]?.result_status ?? ''))
+        return (
+          `session "${sessionId}" waits for a steward's decision (${row.rows[0]!.result_status}), not for a reply: decide with ` +
+          `govflow intervene ${sessionId}, or an "intervene" control file`
+        );
       if (state !== 'paused')
         return (
           `session "${sessionId}" ${state === 'finished' ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes ` +

@@ -17,6 +17,14 @@ import { postJson } from '../http/http-test-helpers.js';
 const pg = await pgTestSchema('cluster_steward');
 const ADVICE = 'Answer with one JSON message.';
 
+/** The reason system/failed/ gives for the file named `name…`, once it is there. */
+function failedReason(root: string, name: string): string | undefined {
+  const failed = path.join(root, 'system', 'failed');
+  return readdirSync(failed)
+    .filter((file) => file.startsWith(name) && file.endsWith('.error.json'))
+    .map((file) => readFileSync(path.join(failed, file), 'utf8'))[0];
+}
+
 describe.skipIf(!pg)('cluster mode: a steward decides through the store', () => {
   let cluster: Cluster;
 
@@ -88,6 +96,10 @@ describe.skipIf(!pg)('cluster mode: a steward decides through the store', () => 
     expect(listed.stdout).toContain(sessionId);
     const status = await node1.cli(['status', '--json']);
     expect(JSON.parse(status.stdout).sessions_by_status).toMatchObject({ intervention_required: 1, paused: 0 });
+    // A reply does not apply to it: refused at intake, never handed to a daemon.
+    dropJson(node1.root, 'a-reply.json', { session_id: sessionId, reply: 'Try again.' });
+    const refusedReply = await waitFor('the reply refused', () => failedReason(node1.root, 'a-reply'));
+    expect(refusedReply).toContain("waits for a steward's decision (intervention_required)");
     const wrong = await node1.cli(['intervene', sessionId, '--continue', '--cost-usd', '2']);
     expect(wrong.code, wrong.stdout + wrong.stderr).toBe(1);
     expect(wrong.stderr).toContain('not a halt');
@@ -132,14 +144,7 @@ describe.skipIf(!pg)('cluster mode: a steward decides through the store', () => 
     expect(await journal(sessionId)).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'control', action: 'halt', reason: 'cost' })]),
     );
-    const failed = path.join(node1.root, 'system', 'failed');
-    const reason = await waitFor(
-      'greedy refused',
-      () =>
-        readdirSync(failed)
-          .filter((name) => name.startsWith('greedy') && name.endsWith('.error.json'))
-          .map((name) => readFileSync(path.join(failed, name), 'utf8'))[0],
-    );
+    const reason = await waitFor('greedy refused', () => failedReason(node1.root, 'greedy'));
     expect(reason).toContain('max_cost_usd_per_session');
     expect(await sessionRow('greedy')).toBeUndefined();
 
