@@ -1,21 +1,45 @@
 /**
- * What a daemon does with a session it claimed from the store (docs/cluster.md): a cancel waiting
- * for it first (docs/run-control.md: it ends cancelled, nothing else runs), else the reply it
+ * What a daemon does with a session it claimed from the store (docs/cluster.md): a steward's
+ * decision or a cancel waiting for it first (docs/run-control.md: a decision is applied and what
+ * follows it runs; a cancelled session ends, nothing else runs), else the reply it
  * waited for, its start (a fork starts from its original), or its resumption from the journal.
  */
 import type { OperationalLog } from '../log-contract.js';
 import type { SessionRunner } from '../pipeline/session-runner.js';
 import type { ClaimedSession } from './session-leases.js';
 import { chatOrderOf } from '../pipeline/chat-turn.js';
-import { cancelOrderOf, forkOf } from './store-controls.js';
+import { cancelOrderOf, decisionOrderOf, forkOf, type StoreControls } from './store-controls.js';
+import { ControlRejectedError } from '../pipeline/runner-contract.js';
 
 export async function runClaimedSession(
   runner: SessionRunner,
   claimed: ClaimedSession,
   signal: AbortSignal,
   log: OperationalLog,
+  controls: Pick<StoreControls, 'decisionApplied'>,
 ): Promise<void> {
   const { sessionId, request } = claimed;
+  if (claimed.control?.action === 'intervene') {
+    const queued = claimed.control;
+    let run: () => Promise<unknown>;
+    try {
+      run = await runner.intervene(sessionId, decisionOrderOf(queued), signal);
+    } catch (error) {
+      if (!(error instanceof ControlRejectedError)) throw error;
+      // Checked when queued, so only a race lands here: the session goes back to waiting as it was.
+      log.warn("steward's decision refused: the session stays as it was", {
+        session: sessionId,
+        reason: error.message,
+      });
+      await controls.decisionApplied(sessionId, queued.control_id);
+      await runner.recoverSession(sessionId, signal);
+      return;
+    }
+    // Its operator entry is durable: applied once (claimed again after a crash, it is a no-op).
+    await controls.decisionApplied(sessionId, queued.control_id);
+    await run();
+    return;
+  }
   if (claimed.control) {
     // A cancel waits for it: the session ends cancelled before anything else runs.
     const order = cancelOrderOf(claimed.control);
@@ -67,6 +91,7 @@ export async function runClaimedSession(
         // The attachments come from the store, to whichever daemon runs the session (docs/attachments.md).
         ...(request.attachments?.length ? { attachments: { files: request.attachments, folder: null } } : {}),
         ...forkOf(request.fork),
+        ...(request.limits ? { limits: request.limits } : {}),
         ...chatOf(request.chat),
         ...(request.pii_counts ? { piiCounts: request.pii_counts } : {}),
       },

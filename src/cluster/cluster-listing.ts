@@ -12,12 +12,15 @@ import {
   type ListingPage,
   type ListingQuery,
   listingStatusOf,
+  type ListingStatus,
+  manifestListingStatus,
   type SessionListing,
   type SessionRow,
   type SessionSummary,
   type StatusCounts,
 } from '../store/session-listing.js';
 import { tablesOf } from './postgres-connection.js';
+import { STEWARD_WAITING } from './postgres-session-store.js';
 
 interface ListedRow {
   sessionId: string;
@@ -41,7 +44,8 @@ interface ListedRow {
 }
 
 /** The listing status as SQL: a finished session's result status (SPEC §18 names), else its state. */
-const STATUS_SQL = `case when state = 'finished' then coalesce(result_status, 'failed') else state end`;
+const STATUS_SQL = `case when state = 'finished' then coalesce(result_status, 'failed')
+  when state = 'paused' and result_status in ('intervention_required', 'halted_cost', 'halted_time') then result_status else state end`;
 
 /**
  * A fork, retry or re-run's lineage before its result has one: from the `fork` its request carries
@@ -80,12 +84,14 @@ function columns(withText: boolean, table: string): string {
 }
 
 function rowOf(listed: ListedRow): SessionRow {
-  const status = listingStatusOf(listed.state, listed.resultStatus);
+  // A session waiting for its steward (SPEC §25) is listed so; its row's state is paused.
+  const waiting = listed.state === 'paused' && STEWARD_WAITING.includes(listed.resultStatus ?? '');
+  const status = waiting ? (listed.resultStatus as ListingStatus) : listingStatusOf(listed.state, listed.resultStatus);
   return {
     sessionId: listed.sessionId,
     requestId: listed.requestId,
     status,
-    state: listed.state === 'finished' ? (listed.resultStatus ?? 'failed') : listed.state,
+    state: listed.state === 'finished' || waiting ? (listed.resultStatus ?? 'failed') : listed.state,
     user: listed.user,
     requestText: listed.requestText,
     agents: listed.currentAgent ? [listed.currentAgent] : [],
@@ -143,11 +149,11 @@ export class ClusterListing implements SessionListing {
   }
 
   async counts(): Promise<StatusCounts> {
-    const result = await this.pool.query<{ status: string; n: number }>(
-      `select ${STATUS_SQL} as status, count(*)::int as n from ${this.table('sessions')} group by 1`,
+    const result = await this.pool.query<{ status: string; waiting: boolean; n: number }>(
+      `select ${STATUS_SQL} as status, state = 'paused' as waiting, count(*)::int as n from ${this.table('sessions')} group by 1, 2`,
     );
     const counts = emptyCounts();
-    for (const row of result.rows) counts[listingStatusOf(row.status)] += row.n;
+    for (const row of result.rows) counts[manifestListingStatus({ state: row.status, waiting: row.waiting })] += row.n;
     return counts;
   }
 

@@ -18,6 +18,7 @@ import { GovflowError } from '../errors.js';
 import { readJournalRows } from './postgres-session-store.js';
 import type { SessionLeases } from './session-leases.js';
 import { ClusterListing } from './cluster-listing.js';
+import { STEWARD_WAITING } from './postgres-session-store.js';
 
 /** Fetched entries live this long; a stream reads them once, right after the fetch. */
 const TTL_MS = 5_000;
@@ -136,7 +137,12 @@ export class ClusterReads implements SessionReads {
     if (!found) return null;
     return {
       user: found.user_name ?? 'local',
-      status: found.state === 'finished' ? (found.result_status ?? 'failed') : found.state,
+      status:
+        found.state === 'finished'
+          ? (found.result_status ?? 'failed')
+          : found.state === 'paused' && STEWARD_WAITING.includes(found.result_status ?? '')
+            ? found.result_status!
+            : found.state,
     };
   }
 

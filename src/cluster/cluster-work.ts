@@ -365,7 +365,7 @@ export class ClusterWork implements WorkSource {
 
   private async runClaimed(claimed: ClaimedSession, signal: AbortSignal): Promise<void> {
     await this.versions.pin(claimed.sessionId, claimed.governanceHash);
-    await runClaimedSession(this.context.runtime.runner, claimed, signal, this.log);
+    await runClaimedSession(this.context.runtime.runner, claimed, signal, this.log, this.controls);
   }
 
   /** Renews every lease held here; lost ones (or all, when Postgres has not answered for a lease) stop. */

@@ -173,6 +173,9 @@ class PostgresStoredSession implements StoredSession {
   }
 }
 
+/** The statuses of a session paused for its steward (docs/run-control.md). */
+export const STEWARD_WAITING = ['intervention_required', 'halted_cost', 'halted_time'];
+
 /** A result as the session row keeps it; `pending`: a paused session's, whose question is notified with it. */
 function resultOf(result: SessionResultFiles, pending?: 'pending'): SessionRowChange {
   // The store keeps the redacted result: the outbox's copy gets the originals back (outbox-delivery.ts).
@@ -182,7 +185,12 @@ function resultOf(result: SessionResultFiles, pending?: 'pending'): SessionRowCh
   return {
     result_json: json,
     result_report: result.report,
-    result_status: pending ?? parsed.status ?? 'failed',
+    // A session waiting for its steward keeps its standing (SPEC §25); any other pause is pending.
+    result_status: pending
+      ? STEWARD_WAITING.includes(parsed.status ?? '')
+        ? parsed.status!
+        : pending
+      : (parsed.status ?? 'failed'),
     message,
   };
 }

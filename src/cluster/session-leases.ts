@@ -6,8 +6,10 @@
 import type pg from 'pg';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
-import type { QueuedCancel } from './store-controls.js';
+import type { QueuedControl } from './store-controls.js';
+import type { RequestLimits } from '../intake/request-limits.js';
 import { insertAttachmentChunks } from './attachment-chunks.js';
+import { STEWARD_WAITING } from './postgres-session-store.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
 import { piiEnabled, type PiiCounts } from '../privacy/pii-redactor.js';
 import type { StoreVaults } from './store-vaults.js';
@@ -25,6 +27,8 @@ export interface QueuedRequest {
   fork?: Record<string, unknown>;
   /** A chat message's turn (docs/http-api.md "Chat"; src/pipeline/chat-turn.ts), written by the HTTP API. */
   chat?: Record<string, unknown>;
+  /** The request's own limits (SPEC §25), already checked against their caps. */
+  limits?: RequestLimits;
   /**
    * A request folder's attachments (docs/attachments.md): stored with the request, read by whichever
    * daemon runs it; or (`fromSession`) a fork's, the original's stored chunks copied (docs/run-control.md).
@@ -55,6 +59,7 @@ export interface ClaimedSession {
     claimed_path: string | null;
     fork?: Record<string, unknown>;
     chat?: Record<string, unknown>;
+    limits?: RequestLimits;
     /** The request's attachments; their bytes are in `attachment_chunks`. */
     attachments?: AttachmentInfo[];
     /** PII the intake took out of `text` and `metadata` (store-vaults.ts). */
@@ -62,8 +67,8 @@ export interface ClaimedSession {
   };
   /** The oldest reply not applied yet, for a paused session. */
   reply: QueuedReply | null;
-  /** A cancel waiting for the session (store-controls.ts): it goes before anything else. */
-  control: QueuedCancel | null;
+  /** A cancel or a steward's decision waiting for the session (store-controls.ts): it goes before anything else. */
+  control: QueuedControl | null;
   /** True when the session has journal records (it ran before: resume it). */
   journaled: boolean;
   /** The governance version the session is pinned to (null until its first message). */
@@ -126,6 +131,7 @@ export class SessionLeases {
       claimed_path: request.claimedPath,
       ...(request.fork ? { fork: request.fork } : {}),
       ...(request.chat ? { chat: redacted?.value.chat ?? request.chat } : {}),
+      ...(request.limits ? { limits: request.limits } : {}),
       ...(request.attachments ? { attachments: request.attachments.files } : {}),
       ...(redacted && Object.keys(redacted.counts).length > 0 ? { pii_counts: redacted.counts } : {}),
     };
@@ -224,13 +230,19 @@ export class SessionLeases {
   async enqueueReply(sessionId: string, reply: QueuedReply, file: string | null = null): Promise<string | null> {
     let redactFile = () => undefined as void;
     const refused = await inTransaction(this.pool, async (client) => {
-      const row = await client.query<{ state: string }>(
-        `select state from ${this.table('sessions')} where session_id = $1 for update`,
+      const row = await client.query<{ state: string; result_status: string | null }>(
+        `select state, result_status from ${this.table('sessions')} where session_id = $1 for update`,
         [sessionId],
       );
       const state = row.rows[0]?.state;
       if (state === undefined)
         return `no session "${sessionId}" exists in the store; check the session_id in the pending result`;
+      // Refused here, not by the daemon that would claim it (SPEC §25): a steward decides, a reply does not apply.
+      if (state === 'paused' && STEWARD_WAITING.includes(row.rows[0]?.result_status ?? ''))
+        return (
+          `session "${sessionId}" waits for a steward's decision (${row.rows[0]!.result_status}), not for a reply: decide with ` +
+          `govflow intervene ${sessionId}, or an "intervene" control file`
+        );
       if (state !== 'paused')
         return (
           `session "${sessionId}" ${state === 'finished' ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes ` +

@@ -3,7 +3,8 @@
  * same table (a `{"control": …}` document): a cancel of a queued or paused session makes it
  * claimable, and whichever daemon claims it ends it cancelled; the daemon holding a running
  * session hears of it at once (NOTIFY on the work channel, its poll as the backstop) and aborts
- * its calls. The cancel's commit marks it applied (`replies_applied`), with any reply it withdrew.
+ * its calls. A steward's decision makes its waiting session claimable; the daemon that claims it
+ * applies it (claimed-run.ts) and marks it applied. The cancel's commit marks it applied (`replies_applied`), with any reply it withdrew.
  */
 import type pg from 'pg';
 import { forkOrderOf } from '../daemon/fork-requests.js';
@@ -12,13 +13,24 @@ import type { ForkOrder } from '../pipeline/runner-contract.js';
 import { coalesced } from './coalesced-run.js';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
-import type { ControlFields } from '../store/session-journal.js';
+import type { ControlFields, StewardDecision } from '../store/session-journal.js';
 import type { ControlVerdict } from '../intake/control-outcome.js';
+import type { StewardOrder } from '../pipeline/steward-decision.js';
 
 /** A cancel as the store keeps it until a daemon applies it. */
 export interface QueuedCancel extends ControlFields {
   action: 'cancel';
 }
+
+/** A steward's decision as the store keeps it until the daemon that claims its session applies it. */
+export interface QueuedDecision extends ControlFields {
+  action: 'intervene';
+  decision: StewardDecision;
+  advice: string | null;
+  limits: StewardOrder['limits'];
+}
+
+export type QueuedControl = QueuedCancel | QueuedDecision;
 
 export class StoreControls {
   private readonly table: (name: string) => string;
@@ -78,20 +90,67 @@ export class StoreControls {
     });
   }
 
+  /**
+   * Queues a steward's decision for a session waiting for one (the caller checked its journal);
+   * resolves with why not (it is not paused, or another decision waits), or null. The same control
+   * queued again is not queued twice. The waiting session becomes claimable with it.
+   */
+  async enqueueDecision(sessionId: string, decision: QueuedDecision): Promise<string | null> {
+    return inTransaction(this.pool, async (client) => {
+      const row = await client.query<{ state: string }>(
+        `select state from ${this.table('sessions')} where session_id = $1 for update`,
+        [sessionId],
+      );
+      const state = row.rows[0]?.state;
+      if (state === undefined) return `no session "${sessionId}" exists in the store: check the session_id`;
+      const waiting = await client.query<{ control_id: string }>(
+        `select reply->'control'->>'control_id' as control_id from ${this.table('replies')}
+          where session_id = $1 and reply->'control'->>'action' = 'intervene'
+            and (not applied or reply->'control'->>'control_id' = $2)`,
+        [sessionId, decision.control_id],
+      );
+      if (waiting.rows.some((found) => found.control_id === decision.control_id)) return null;
+      if (waiting.rows.length > 0)
+        return `session "${sessionId}" already has a steward's decision waiting to be applied: send another once it is`;
+      if (state !== 'paused')
+        return `session "${sessionId}" is not waiting for a steward: it ${state === 'finished' ? 'has ended' : `is ${state}`}`;
+      await client.query(`insert into ${this.table('replies')} (session_id, reply) values ($1, $2)`, [
+        sessionId,
+        JSON.stringify({ control: decision }),
+      ]);
+      await client.query('select pg_notify($1, $2)', [this.channels.work, sessionId]);
+      return null;
+    });
+  }
+
+  /** Marks a steward's decision applied (its operator entry is committed, or it was refused). */
+  async decisionApplied(sessionId: string, controlId: string): Promise<void> {
+    await this.pool.query(
+      `update ${this.table('replies')} set applied = true
+        where session_id = $1 and not applied and reply->'control'->>'control_id' = $2`,
+      [sessionId, controlId],
+    );
+  }
+
   /** The cancels waiting for sessions among `sessionIds` (those this daemon runs). */
   async pendingCancels(sessionIds: readonly string[]): Promise<Array<{ sessionId: string; cancel: QueuedCancel }>> {
     if (sessionIds.length === 0) return [];
     const rows = await this.pool.query<{ session_id: string; control: QueuedCancel }>(
       `select session_id, reply->'control' as control from ${this.table('replies')}
-        where not applied and reply ? 'control' and session_id = any($1) order by id`,
+        where not applied and reply->'control'->>'action' = 'cancel' and session_id = any($1) order by id`,
       [[...sessionIds]],
     );
     return rows.rows.map((row) => ({ sessionId: row.session_id, cancel: row.control }));
   }
 }
 
+/** The decision a queued store control orders, as the runner applies it. */
+export function decisionOrderOf(queued: QueuedDecision): StewardOrder {
+  return { ...cancelOrderOf(queued), decision: queued.decision, advice: queued.advice, limits: queued.limits };
+}
+
 /** The cancel a queued store control orders (its file was archived when the store took it). */
-export function cancelOrderOf(cancel: QueuedCancel): CancelOrder {
+export function cancelOrderOf(cancel: ControlFields): CancelOrder {
   return {
     controlId: cancel.control_id,
     by: cancel.by,

@@ -1,7 +1,8 @@
 /**
  * Intake in cluster mode: a claimed item is committed to the store, then archived; a duplicate or a
  * reply that cannot apply goes to system/failed/. A control (docs/run-control.md) is checked and
- * queued: a cancel for whichever daemon holds its session, a fork, retry or re-run as a new queued
+ * queued: a cancel for whichever daemon holds its session, a steward's decision for whichever
+ * daemon claims its waiting session next, a fork, retry or re-run as a new queued
  * session. While Postgres does not answer, the item is kept (its file stays in
  * system/processing/) for `retry()`.
  */
@@ -28,6 +29,8 @@ import { archiveRequestFile } from '../intake/request-archive.js';
 import { withoutCredentials } from './postgres-connection.js';
 import type { SessionLeases } from './session-leases.js';
 import { coalesced } from './coalesced-run.js';
+import { requestLimitsRefusal } from '../intake/request-limits.js';
+import { decisionRefusal } from '../pipeline/steward-decision.js';
 
 export class StoreIntake {
   /** Claimed items the store did not take yet (the link was down), by claimed path. */
@@ -94,11 +97,9 @@ export class StoreIntake {
       archive();
       return;
     }
-    // A request's own limits (SPEC §25) are kept by the files backend only: refused here rather than ignored.
-    if (item.limits)
-      return reject(
-        '"limits" on a request is not supported in cluster mode yet: leave it out (the configured limits apply)',
-      );
+    // A request's own limits (SPEC §25): one above its configured cap is refused, the others ride with the request.
+    const overLimit = requestLimitsRefusal(item.limits, config.limits);
+    if (overLimit !== null) return reject(overLimit);
     const { requestId, text, user, metadata, sourceFile, claimedPath } = item;
     // The request id is the key: a session id made here again after a crash never makes a second session.
     const sessionId = item.sessionId ?? generateSessionId(item.receivedAt, config.timezone);
@@ -111,6 +112,7 @@ export class StoreIntake {
       sourceFile,
       claimedPath,
       ...(item.fork ? { fork: item.fork } : {}),
+      ...(item.limits ? { limits: item.limits } : {}),
       ...(item.attachments ? { attachments: { folder: claimedPath, files: item.attachments.files } } : {}),
       // The archived copy holds the redacted text (README "Privacy and guardrails"); attachments stay as delivered.
       redactFile: claimTargetOf(item),
@@ -139,15 +141,8 @@ export class StoreIntake {
         action: 'cancel',
         ...controlFieldsOf(order),
       });
-    } else if (item.action === 'intervene') {
-      // A steward's decision is applied by the files backend only (docs/run-control.md "Steward").
-      verdict = {
-        status: 'refused',
-        reason:
-          `a steward's decision cannot be applied in cluster mode yet: cancel, retry or fork session ` +
-          `"${item.sessionId}" instead`,
-      };
-    } else verdict = await this.enqueueFork(item, order);
+    } else if (item.action === 'intervene') verdict = await this.enqueueDecision(item, order);
+    else verdict = await this.enqueueFork(item, order);
     if (verdict.status === 'refused') await reject(verdict.reason!);
     else archive();
     settleControl(item, verdict, {
@@ -156,6 +151,28 @@ export class StoreIntake {
       log: this.log,
       events: this.controls.events,
     });
+  }
+
+  /**
+   * A steward's decision (docs/run-control.md): checked against the session's journal (a waiting
+   * session is held by no daemon, so it stands still), then queued; whichever daemon claims the
+   * session applies it and runs what follows.
+   */
+  private async enqueueDecision(item: IntakeControl, order: ControlOrder): Promise<ControlVerdict> {
+    const records = await this.controls.records(item.sessionId);
+    if (records.length === 0)
+      return { status: 'refused', reason: `no session "${item.sessionId}" exists in the store: check the session_id` };
+    const decision = item.decision ?? 'retry';
+    const refusal = decisionRefusal(foldRecords(records), decision);
+    if (refusal !== null) return { status: 'refused', reason: refusal };
+    const refused = await this.controls.store.enqueueDecision(item.sessionId, {
+      action: 'intervene',
+      ...controlFieldsOf(order),
+      decision,
+      advice: item.advice ?? null,
+      limits: item.limits ?? null,
+    });
+    return refused === null ? { status: 'accepted' } : { status: 'refused', reason: refused };
   }
 
   private async enqueueFork(item: IntakeControl, order: ControlOrder): Promise<ControlVerdict> {

@@ -1,10 +1,11 @@
 /**
  * Halts instead of failures (SPEC §25, seed 001's HALTED_COST and HALTED_TIME): with
- * `limits.on_budget: halt` a chain step whose model call could cross the session's cost or token
+ * `limits.on_budget: halt` a chain step or plan task whose model call could cross the session's cost or token
  * budget (its own, its request's) — the spend so far plus the call's worst case, its prompt's
  * tokens at the input price and its `max_tokens` at the output price — or whose user spent the
  * day's budget, pauses the session before the call; with `limits.on_deadline: halt` a step past
- * the deadline does. The halt is an operator-form entry (`[STATUS: pending]`, `[CONTROL]:
+ * the deadline does, and one whose model call is in flight at the deadline is aborted there
+ * (step-attempts.ts) and halts without a message, the call made again after `continue`. The halt is an operator-form entry (`[STATUS: pending]`, `[CONTROL]:
  * {"action": "halt", "reason"}`); a steward's `continue` with new limits resumes the same step.
  */
 import { randomUUID } from 'node:crypto';
@@ -28,7 +29,7 @@ export interface HaltReason {
   detail: string;
 }
 
-/** Why the session halts before `step`, or null (no halt setting on, a plan task, or within its limits). */
+/** Why the session halts before `step`, or null (no halt setting on, a delegated child, or within its limits). */
 export async function haltBefore(
   active: ActiveSession,
   step: PendingStep,
@@ -39,7 +40,7 @@ export async function haltBefore(
   now: Date,
 ): Promise<HaltReason | null> {
   const { state } = active;
-  if (step.kind !== 'chain' || state.session.delegation) return null;
+  if (state.session.delegation) return null;
   if (limits.on_deadline === 'halt' && now.getTime() - Date.parse(state.runStartedAt) > limits.session_timeout_ms)
     return {
       reason: 'time',
@@ -88,6 +89,8 @@ export async function commitHalt(
 ): Promise<void> {
   const work = active.commitQueue.then(async () => {
     const { state } = active;
+    // A sibling plan task halted (or paused) the session first: this task runs again once it resumes.
+    if (state.paused) return;
     const at = now().toISOString();
     const record: ControlRecord = {
       v: JOURNAL_FORMAT,

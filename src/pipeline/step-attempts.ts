@@ -29,8 +29,10 @@ import { guardStepInput, guardStepOutput, toolResultGuard } from './step-guardra
 import { withConnectionNotes } from '../llm/node-http-fetch.js';
 import { candidateOf } from './answer-protocols.js';
 import { SACP_SCHEMA } from './sacp-answer.js';
+import { effectiveLimits } from '../intake/request-limits.js';
+import { commitHalt } from './session-halts.js';
 
-/** A step's outcome, or a pause: a tool call waits for a person's approval and nothing is committed. */
+/** A step's outcome, or a pause: a tool call waits for a person's approval, or a deadline halt (SPEC §25); no message is committed. */
 export type AttemptsOutcome = StepOutcome | { kind: 'paused' };
 
 export class StepAttempts {
@@ -114,9 +116,11 @@ export class StepAttempts {
       if (ran !== 'done') return { kind: 'failure', failure: ran.intervene, retryCount: 0 };
     }
 
+    // The session's limits: the configured ones, tightened by its request's, raised by its steward (SPEC §25).
+    const limits = effectiveLimits(this.config.limits, state.session.request.limits, state.raised);
     // Repairs and tool turns stay within the session's limits (the step itself passed the loop check).
     const budgetOrDeadline = () => {
-      const limit = limitReached(this.config.limits, state, step.agent, '', this.now());
+      const limit = limitReached(limits, state, step.agent, '', this.now());
       return limit && limit.failure.code !== 'LOOP_DETECTED' ? limit : null;
     };
     attempts: for (let attempt = 0; attempt <= maxRetries; attempt++) {
@@ -139,7 +143,7 @@ export class StepAttempts {
         const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
         const deadlineMs = Math.max(
           1,
-          Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime(),
+          Date.parse(state.runStartedAt) + limits.session_timeout_ms - this.now().getTime(),
         );
         const model = agent.model ?? this.config.provider.model;
         const taskId = step.taskId ?? null;
@@ -297,12 +301,27 @@ export class StepAttempts {
           // The deadline timer may fire a millisecond before the clock says the deadline passed.
           const pastDeadline =
             (error instanceof ProviderCallError && error.deadlinePassed) ||
-            this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
+            this.now().getTime() - Date.parse(state.runStartedAt) >= limits.session_timeout_ms;
+          // limits.on_deadline: halt (SPEC §25): the aborted call is no failure; the session halts, and continue makes it again.
+          if (pastDeadline && limits.on_deadline === 'halt' && !state.session.delegation) {
+            await commitHalt(
+              active,
+              {
+                reason: 'time',
+                detail:
+                  `halted during ${agent.name}'s model call: the session deadline (${Math.round(limits.session_timeout_ms / 60_000)} min) ` +
+                  'passed; the call was aborted and is made again after continue',
+              },
+              this.deps,
+              this.now,
+            );
+            return { kind: 'paused' };
+          }
           if (pastDeadline) {
             return limitHalt(
               'HALTED_TIME',
               'TIMEOUT',
-              `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed ` +
+              `session stopped: the session deadline (limits.session_timeout_ms = ${limits.session_timeout_ms} ms) passed ` +
                 `while ${agent.name} was running`,
               true,
               'session deadline',

@@ -174,13 +174,13 @@ describe.skipIf(!pg)('listing sessions from the Postgres store', () => {
       queued: 0,
       running: 0,
       paused: 0,
+      intervention_required: 0,
+      halted_cost: 0,
+      halted_time: 0,
       success: BULK / 4 + 3,
       partial: BULK / 4,
       failed: BULK / 4,
       cancelled: BULK / 4,
-      intervention_required: 0,
-      halted_cost: 0,
-      halted_time: 0,
     });
     const metrics = await (
       await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKENS.audrey}` } })

@@ -4,7 +4,8 @@
  * pauses `halted_cost` before the call (no request reaches the model), with `on_deadline: halt` one
  * past its deadline pauses `halted_time`; each halt is an operator-form entry with `[STATUS:
  * pending]`; `continue` with new totals resumes it where it stopped (no message twice, verify
- * holds), an operator only up to the configured value; `fail` ends it as the limit would have.
+ * holds), an operator only up to the configured value; `fail` ends it as the limit would have. A
+ * plan task halts the same way (its sibling task commits meanwhile).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +17,15 @@ import { httpUrlOf, postJson } from '../http/http-test-helpers.js';
 import { REQUEST_TEXT } from '../providers/example-app-responder.js';
 import type { ResponderLlmServer } from '../providers/responder-llm-server.js';
 import { removeTempFolders } from '../support/temp-dirs.js';
-import { controlRecords, modelRoot, sessionOfRequest, startModel, startModelDaemon } from './control-helpers.js';
+import {
+  addAgentLines,
+  callsTo,
+  controlRecords,
+  modelRoot,
+  sessionOfRequest,
+  startModel,
+  startModelDaemon,
+} from './control-helpers.js';
 
 const TOKENS = { alice: 'alice-token', root: 'root-token' };
 let server: ResponderLlmServer;
@@ -39,6 +48,8 @@ beforeAll(async () => {
       `    - { user: root, sha256: "${tokenSha256(TOKENS.root)}", role: admin }`,
     ].join('\n'),
   );
+  // summarizer_agent's worst case (8000 output tokens, $0.0128) is above the others' ($0.0066 for 4096).
+  addAgentLines(root, 'summarizer_agent', ['max_tokens: 8000']);
   daemon = await startModelDaemon(root);
   api = httpUrlOf(daemon.readyLine);
 }, 240_000);
@@ -146,6 +157,24 @@ describe('halts instead of failures (§25)', () => {
       messages: 1,
       error: { error_code: 'BUDGET_EXCEEDED' },
     });
+  }, 90_000);
+
+  it('a plan task whose worst case crosses the budget halts the session before its call; its sibling commits; continue runs it', async () => {
+    const summarizer = callsTo(server, 'summarizer_agent');
+    dropJson(root, 'h-5.json', { request: REQUEST_TEXT, request_id: 'h-5', limits: { cost_usd: 0.012 } });
+    const halted = await resultWith('h-5', 'halted_cost');
+    const sessionId = halted.session_id as string;
+    expect(halted.message).toMatch(/halted before summarizer_agent's model call/);
+    // objective, goal, planning and the sibling task (action items) ran within the budget; no summarizer call.
+    expect(halted.messages).toBe(4);
+    expect(callsTo(server, 'summarizer_agent')).toBe(summarizer);
+    const resumed = await cli('intervene', sessionId, '--continue', '--cost-usd', '1');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect((await resultWith('h-5', 'success')).messages).toBe(6);
+    expect(callsTo(server, 'summarizer_agent')).toBe(summarizer + 1);
+    expect(controlRecords(root, sessionId).map((record) => record.action)).toEqual(['halt', 'intervene']);
+    const verify = await cli('verify');
+    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
   }, 90_000);
 
   it('the web view shows a halt and a form to continue under new totals', async () => {
