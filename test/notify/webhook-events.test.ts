@@ -172,7 +172,8 @@ describe('the delivery backlog', () => {
     const second = backlog(folder, [again], false);
     await second.enqueue('pause-1', 'p', { once: true });
     await until('stuck delivered after the reopen', () => later.includes('stuck'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Nothing left to send: a pause-1 queued again would wait in the backlog until delivered.
+    await until('the backlog empty', () => second.lag().every((lag) => lag.waiting === 0));
     expect(later).toEqual(['stuck']);
     await second.close(null);
   });
