@@ -10,6 +10,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { nodeHttpFetch, withConnectionNotes } from '../../src/llm/node-http-fetch.js';
+import { waitFor } from '../daemon/daemon-helpers.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
@@ -46,11 +47,7 @@ afterEach(async () => {
 });
 
 async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await waitFor(what, check, { timeoutMs: 5_000, intervalMs: 10 });
 }
 
 async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
