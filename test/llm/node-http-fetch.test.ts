@@ -108,11 +108,12 @@ describe('nodeHttpFetch', () => {
   });
 
   it('an abort before the answer closes the request at the server and rejects with the reason', async () => {
-    handler = () => {}; // never answers
+    let read = 0;
+    handler = () => (read += 1); // never answers
     const controller = new AbortController();
     const pending = nodeHttpFetch(`${url}/hang`, { method: 'POST', body: '{}', signal: controller.signal });
     await until(() => sockets.length === 1, 'the request to arrive');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => read === 1, 'the server to read the whole request');
     controller.abort();
     const error = await rejectionOf(pending);
     expect(error.name).toBe('AbortError');
@@ -290,7 +291,7 @@ describe('nodeHttpFetch on a kept-alive socket the server closed', () => {
         withConnectionNotes(notes, () => nodeHttpFetch(`${tcp.url}/two`, { method: 'POST', body: 'two' })),
       );
       expect(failed.message).toBe('fetch failed');
-      await new Promise((resolve) => setTimeout(resolve, 200)); // a re-send would have arrived by now
+      await new Promise((resolve) => setTimeout(resolve, 200)); // a silence window: a re-send would have arrived by now
       expect(tcp.requests(), 'requests the server read: the second once, never again').toBe(2);
       expect(notes).toEqual([]);
     } finally {
