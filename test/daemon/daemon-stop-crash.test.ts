@@ -5,7 +5,6 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
@@ -225,7 +224,20 @@ describe('graceful stop', () => {
       'POST /v1/requests HTTP/1.1\r\nhost: govflow\r\ncontent-type: application/json\r\n' +
         'content-length: 100\r\n\r\n{"request":',
     );
-    await sleep(300);
+    // In flight: the daemon took the connection and read what was sent (its receive queue is empty).
+    const hex = (value: number) => `:${value.toString(16).toUpperCase().padStart(4, '0')}`;
+    await waitFor('the daemon to read the half request', () =>
+      readFileSync('/proc/net/tcp', 'utf8')
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .some(
+          ([, local, remote, state, queues]) =>
+            local?.endsWith(hex(Number(port))) &&
+            remote?.endsWith(hex(client.localPort!)) &&
+            state === '01' &&
+            queues?.split(':')[1] === '00000000',
+        ),
+    );
     const started = performance.now();
     const exit = await daemon.stop('SIGTERM', 25_000); // it waited on that client for good before
     expect(exit.code, daemon.stderrTail()).toBe(0);
