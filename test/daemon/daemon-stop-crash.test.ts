@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { serverSide } from '../support/tcp-connections.js';
 import { buildDistOnce } from './build-once.js';
 import {
   EXAMPLE_ANSWERS,
@@ -225,19 +226,10 @@ describe('graceful stop', () => {
         'content-length: 100\r\n\r\n{"request":',
     );
     // In flight: the daemon took the connection and read what was sent (its receive queue is empty).
-    const hex = (value: number) => `:${value.toString(16).toUpperCase().padStart(4, '0')}`;
-    await waitFor('the daemon to read the half request', () =>
-      readFileSync('/proc/net/tcp', 'utf8')
-        .split('\n')
-        .map((line) => line.trim().split(/\s+/))
-        .some(
-          ([, local, remote, state, queues]) =>
-            local?.endsWith(hex(Number(port))) &&
-            remote?.endsWith(hex(client.localPort!)) &&
-            state === '01' &&
-            queues?.split(':')[1] === '00000000',
-        ),
-    );
+    await waitFor('the daemon to read the half request', () => {
+      const side = serverSide(Number(port), client.localPort!);
+      return side?.state === '01' && side.unread === 0;
+    });
     const started = performance.now();
     const exit = await daemon.stop('SIGTERM', 25_000); // it waited on that client for good before
     expect(exit.code, daemon.stderrTail()).toBe(0);
