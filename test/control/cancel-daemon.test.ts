@@ -118,7 +118,7 @@ describe('cancel through a control file, real daemon and OpenAI wire', () => {
     expect(latency).toBeLessThan(2_000);
     // No model or tool call starts after the claim.
     const calls = server.arrivedAt.length;
-    await sleep(1_000);
+    await sleep(1_000); // a silence window: a call that should not start has no event to wait for
     expect(server.arrivedAt).toHaveLength(calls);
     expect(server.arrivedAt.filter((at) => at >= claimedAt)).toEqual([]);
 
@@ -245,7 +245,7 @@ describe('cancel through a control file, real daemon and OpenAI wire', () => {
     expect((await resultWith('busy-1', 'cancelled')).control).toMatchObject({ reason: 'claimed, then killed' });
     expect((await resultWith('busy-2', 'cancelled')).control).toMatchObject({ reason: 'while down' });
     // Neither session resumed: no model call since the restart.
-    await sleep(500);
+    await sleep(500); // a silence window: a session that should not resume has no event to wait for
     expect(server.arrivedAt).toHaveLength(calls);
     for (const session of [busy1, busy2]) {
       expect(controlRecords(root, session.sessionId)).toHaveLength(1);
