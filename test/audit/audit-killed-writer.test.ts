@@ -13,6 +13,7 @@ import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
 import { readLogEntries } from '../../src/audit/audit-log-reader.js';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
 import { REPOSITORY_ROOT, buildDistOnce } from '../daemon/build-once.js';
+import { waitFor } from '../daemon/daemon-helpers.js';
 import { tempRoot } from './audit-test-helpers.js';
 
 const CHILD = path.join(path.dirname(new URL(import.meta.url).pathname), 'fixtures', 'append-entries-child.mjs');
@@ -35,11 +36,7 @@ afterEach(() => {
 });
 
 async function until(what: string, condition: () => boolean, detail: () => string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${detail()}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await waitFor(what, condition, { timeoutMs, intervalMs: 5, detail });
 }
 
 async function startAppender(

@@ -189,7 +189,7 @@ describe.skipIf(!pg)('cluster daemon when its link to Postgres is cut', () => {
       await pg!.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [
         `govflow:${daemonA}`,
       ]);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the pace of the cuts, not a wait for anything
     }
     let rows = '';
     await waitFor(

@@ -70,6 +70,7 @@ describe.skipIf(!pg)('cluster mode: webhooks and max_queued', () => {
     expect((await post(second.httpUrl, 'q-refused')).status).toBe(503);
 
     dropJson(second.root, 'file-1.json', { request: 'From a file.', request_id: 'file-1' });
+    // A silence window: a held inbox file is parked without a trace, so there is no event to wait for.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(existsSync(path.join(second.root, 'system', 'inbox', 'file-1.json'))).toBe(true);
     accepted.push('file-1');

@@ -67,6 +67,7 @@ describe('cluster mode: a store unreachable at start', () => {
       const root = rootFor(target);
       const startedAt = Date.now();
       const daemon = spawnCli(root, ['start', '--root', root]); // no ready line to wait for: there must be none
+      // A deadline for the exit, not a sleep: the race ends as soon as the daemon exits.
       const outcome = await Promise.race([daemon.exited, sleep(35_000).then(() => null)]);
       const elapsed = Date.now() - startedAt;
       if (outcome === null) await daemon.kill9();

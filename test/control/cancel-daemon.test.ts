@@ -118,7 +118,7 @@ describe('cancel through a control file, real daemon and OpenAI wire', () => {
     expect(latency).toBeLessThan(2_000);
     // No model or tool call starts after the claim.
     const calls = server.arrivedAt.length;
-    await sleep(1_000);
+    await sleep(1_000); // a silence window: a call that should not start has no event to wait for
     expect(server.arrivedAt).toHaveLength(calls);
     expect(server.arrivedAt.filter((at) => at >= claimedAt)).toEqual([]);
 
@@ -241,11 +241,19 @@ describe('cancel through a control file, real daemon and OpenAI wire', () => {
     // And one dropped into the inbox while no daemon runs.
     dropControl(root, 'stop-busy-2.json', { control: 'cancel', session_id: busy2.sessionId, reason: 'while down' });
     const calls = server.arrivedAt.length;
+    const restartedAt = Date.now();
     daemon = await startModelDaemon(root, { HOOK_SECRET: SECRET });
     expect((await resultWith('busy-1', 'cancelled')).control).toMatchObject({ reason: 'claimed, then killed' });
     expect((await resultWith('busy-2', 'cancelled')).control).toMatchObject({ reason: 'while down' });
     // Neither session resumed: no model call since the restart.
-    await sleep(500);
+    // Recovery is over (system/state/recovery.json: every item the kill left claimed is done): a
+    // session it resumed would have had to end first, calling the model on the way.
+    await waitUntil('the recovery done', () => {
+      const file = path.join(root, 'system', 'state', 'recovery.json');
+      if (!existsSync(file)) return false;
+      const recovery = JSON.parse(readFileSync(file, 'utf8')) as { started_at: string; done: number; total: number };
+      return Date.parse(recovery.started_at) >= restartedAt - 1000 && recovery.done === recovery.total;
+    });
     expect(server.arrivedAt).toHaveLength(calls);
     for (const session of [busy1, busy2]) {
       expect(controlRecords(root, session.sessionId)).toHaveLength(1);

@@ -24,6 +24,7 @@ import { foldRecords } from '../../src/pipeline/session-state.js';
 import type { ControlRecord, JournalRecord, SessionRecord } from '../../src/store/session-journal.js';
 import { JOURNAL_FORMAT } from '../../src/store/journal-format.js';
 import { makeMessage } from '../audit/audit-test-helpers.js';
+import { waitFor } from '../daemon/daemon-helpers.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 const parse = (document: unknown) => parseRequestFile('c.json', Buffer.from(JSON.stringify(document)), 1_000_000);
@@ -302,13 +303,19 @@ describe('control outcomes (system/state/controls/)', () => {
       expect(left(paths)).toEqual(['young.json']);
       expect(said).toEqual([{ removed: 1, older_than_hours: 24 }]);
       writeAged(paths, 'later.json', OLD);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitFor('the sweep on its interval', () => left(paths).length === 1);
       expect(left(paths)).toEqual(['young.json']);
     } finally {
       stop();
     }
     writeAged(paths, 'after.json', OLD);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A witness sweep on the same interval, started after the stop: once its own interval has run,
+    // the stopped sweep's (due no later, on the same timer list) would have run too.
+    const witness = { state: makeTempFolder('govflow-outcomes-') };
+    const stopWitness = startOutcomeSweep(witness, { info() {}, warn() {}, error() {} }, 40);
+    writeAged(witness, 'old.json', OLD);
+    await waitFor('the witness sweep on its interval', () => left(witness).length === 0);
+    stopWitness();
     expect(existsSync(path.join(paths.state, 'controls', 'after.json'))).toBe(true);
   });
 });

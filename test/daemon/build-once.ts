@@ -25,6 +25,8 @@ const key = createHash('sha256').update(REPOSITORY_ROOT).digest('hex').slice(0, 
 const LOCK = path.join(tmpdir(), `govflow-daemon-build-${key}.lock`);
 const STAMP = path.join(tmpdir(), `govflow-daemon-build-${key}.stamp`);
 const STALE_LOCK_MS = 180_000;
+/** How often a waiting test process looks whether the build it waits for is done. */
+const LOCK_POLL_MS = 200;
 
 function runToken(): string {
   return `vitest-${process.ppid}`;
@@ -71,7 +73,7 @@ export async function buildDistOnce(): Promise<void> {
       } catch {
         // the builder just released it
       }
-      await sleep(200);
+      await sleep(LOCK_POLL_MS);
       continue;
     }
     try {

@@ -79,6 +79,9 @@ const ESCAPING_PACKAGE = JSON.stringify({
   },
 });
 
+/** How often stopsGrowing samples the file's size. */
+const SAMPLE_MS = 100;
+
 /** Resolves once `file` in `folder` has stopped growing for 1.5 s; true when it does so within `ms`. */
 async function stopsGrowing(file: string, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
@@ -90,7 +93,7 @@ async function stopsGrowing(file: string, ms: number): Promise<boolean> {
       last = size;
       since = Date.now();
     } else if (Date.now() - since >= 1500) return true;
-    await sleep(100);
+    await sleep(SAMPLE_MS);
   }
   return false;
 }

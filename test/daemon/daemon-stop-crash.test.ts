@@ -5,9 +5,9 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { serverSide } from '../support/tcp-connections.js';
 import { buildDistOnce } from './build-once.js';
 import {
   EXAMPLE_ANSWERS,
@@ -225,7 +225,11 @@ describe('graceful stop', () => {
       'POST /v1/requests HTTP/1.1\r\nhost: govflow\r\ncontent-type: application/json\r\n' +
         'content-length: 100\r\n\r\n{"request":',
     );
-    await sleep(300);
+    // In flight: the daemon took the connection and read what was sent (its receive queue is empty).
+    await waitFor('the daemon to read the half request', () => {
+      const side = serverSide(Number(port), client.localPort!);
+      return side?.state === '01' && side.unread === 0;
+    });
     const started = performance.now();
     const exit = await daemon.stop('SIGTERM', 25_000); // it waited on that client for good before
     expect(exit.code, daemon.stderrTail()).toBe(0);

@@ -43,7 +43,9 @@ describe('SessionRuns.replyMayApply', () => {
     const end = runs.begin('sess-1');
     let settled: string | null | undefined;
     const verdict = runs.replyMayApply('sess-1', () => {}).then((answer) => (settled = answer));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // It reads the journal synchronously, then waits on the run: once the pending callbacks have all
+    // run (a turn of the event loop), nothing but the run's end can settle it.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(settled).toBeUndefined();
     end();
     expect(await verdict).toBeNull();

@@ -166,6 +166,7 @@ describe('a bounded queue (SPEC §20 max_queued)', () => {
     expect((await call(url, '/v1/requests/q-4', { token: ALICE })).status).toBe(404);
 
     dropJson(root, 'file-1.json', { request: 'From a file.', request_id: 'file-1' });
+    // A silence window: a held inbox file is parked without a trace, so there is no event to wait for.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const inbox = path.join(root, 'system', 'inbox');
     expect(readResult(root, 'q-1')).toBeNull();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { systemPaths, type SystemPaths } from '../../src/config/system-paths.js';
 import type { IntakeItem } from '../../src/intake/claimed-file.js';
 import { InboxIntake, type InboxIntakeOptions } from '../../src/intake/inbox-intake.js';
+import { waitFor } from '../daemon/daemon-helpers.js';
 
 const roots: string[] = [];
 const intakes: InboxIntake[] = [];
@@ -80,9 +81,5 @@ export function sleep(milliseconds: number): Promise<void> {
 
 /** Polls `condition` until true; fails with `what` after `timeoutMs`. */
 export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
+  await waitFor(what, condition, { timeoutMs, intervalMs: 5 });
 }

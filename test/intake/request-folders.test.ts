@@ -60,7 +60,7 @@ describe('a folder as one sighting', () => {
     writeFileSync(path.join(folder, 'request.txt'), 'Summarise the scan.');
     for (let index = 0; index < 6; index++) {
       writeFileSync(path.join(folder, 'scan.txt'), 'x'.repeat(index + 1), { flag: 'a' });
-      await sleep(150);
+      await sleep(150); // the writer's pace, not a wait for the intake
       expect(recorded.items, `taken after write ${index + 1}`).toHaveLength(0);
     }
     await waitUntil(() => recorded.items.length === 1, 'the folder');

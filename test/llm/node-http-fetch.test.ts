@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { nodeHttpFetch, withConnectionNotes } from '../../src/llm/node-http-fetch.js';
 import { expectStaleSocketNote } from './stale-socket-note.js';
+import { waitFor } from '../daemon/daemon-helpers.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
@@ -47,11 +48,7 @@ afterEach(async () => {
 });
 
 async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await waitFor(what, check, { timeoutMs: 5_000, intervalMs: 10 });
 }
 
 async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
@@ -112,11 +109,12 @@ describe('nodeHttpFetch', () => {
   });
 
   it('an abort before the answer closes the request at the server and rejects with the reason', async () => {
-    handler = () => {}; // never answers
+    let read = 0;
+    handler = () => (read += 1); // never answers
     const controller = new AbortController();
     const pending = nodeHttpFetch(`${url}/hang`, { method: 'POST', body: '{}', signal: controller.signal });
     await until(() => sockets.length === 1, 'the request to arrive');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => read === 1, 'the server to read the whole request');
     controller.abort();
     const error = await rejectionOf(pending);
     expect(error.name).toBe('AbortError');
@@ -294,7 +292,7 @@ describe('nodeHttpFetch on a kept-alive socket the server closed', () => {
         withConnectionNotes(notes, () => nodeHttpFetch(`${tcp.url}/two`, { method: 'POST', body: 'two' })),
       );
       expect(failed.message).toBe('fetch failed');
-      await new Promise((resolve) => setTimeout(resolve, 200)); // a re-send would have arrived by now
+      await new Promise((resolve) => setTimeout(resolve, 200)); // a silence window: a re-send would have arrived by now
       expect(tcp.requests(), 'requests the server read: the second once, never again').toBe(2);
       expect(notes).toEqual([]);
     } finally {

@@ -12,6 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webhookEventsOf, type SessionNotice } from '../../src/notify/webhook-events.js';
 import { DeliveryBacklog, type DeliveryRecord } from '../../src/store/delivery-backlog.js';
+import { waitFor } from '../daemon/daemon-helpers.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -111,11 +112,7 @@ function backlog(
 }
 
 async function until(what: string, probe: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await waitFor(what, probe, { timeoutMs: 5000, intervalMs: 5 });
 }
 
 describe('the delivery backlog', () => {
@@ -172,7 +169,8 @@ describe('the delivery backlog', () => {
     const second = backlog(folder, [again], false);
     await second.enqueue('pause-1', 'p', { once: true });
     await until('stuck delivered after the reopen', () => later.includes('stuck'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Nothing left to send: a pause-1 queued again would wait in the backlog until delivered.
+    await until('the backlog empty', () => second.lag().every((lag) => lag.waiting === 0));
     expect(later).toEqual(['stuck']);
     await second.close(null);
   });

@@ -109,7 +109,11 @@ describe('durable webhook deliveries (SPEC §20)', () => {
       detail: () => second.stderrTail(),
     });
     expect(readResult(root, 'paused-1')?.status).toBe('pending');
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Queued before that line is written, a second event would wait in the backlog until delivered.
+    await waitFor('the backlog empty', async () => {
+      const status = await runCli(['status', '--root', root]);
+      return status.stdout.includes('/paused: up to date') ? status.stdout : null;
+    });
     await second.stop();
     expect(receiver.verified('/paused').map((delivery) => delivery.payload!.type)).toEqual(['session_paused']);
   }, 60_000);

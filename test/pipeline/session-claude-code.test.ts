@@ -9,7 +9,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRuntime } from '../../src/daemon/runtime.js';
 import { parseRequestFile } from '../../src/intake/request-file.js';
@@ -28,6 +27,7 @@ import {
   verifyRoot,
   writeFile,
 } from './pipeline-test-helpers.js';
+import { processesGone } from '../support/processes.js';
 
 afterEach(removeTempDirs);
 
@@ -291,8 +291,9 @@ describe('a Claude Code agent in a session', () => {
     ] satisfies Array<string | ScriptedResponse>;
     const { outcome } = await start(root, fixer);
     expect(outcome.status).toBe('success');
-    await sleep(4500);
     const workspace = path.join(root, 'workspace', outcome.sessionId);
+    // Every process the commands started is gone, so no marker can appear later.
+    await processesGone(workspace);
     for (const name of [
       'marker-ok',
       'marker-semicolon',

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../src/store/process-alive.js';
+import { waitFor } from '../daemon/daemon-helpers.js';
 
 function procState(pid: number): string | null {
   try {
@@ -30,9 +31,10 @@ describe('isProcessAlive', () => {
             parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString())),
           ),
         );
-        const deadline = Date.now() + 15_000;
-        while (procState(zombie) !== 'Z' && Date.now() < deadline)
-          await new Promise((resolve) => setTimeout(resolve, 5));
+        await waitFor('the child to become a zombie', () => procState(zombie) === 'Z', {
+          timeoutMs: 15_000,
+          intervalMs: 5,
+        });
         expect(procState(zombie)).toBe('Z');
         expect(isProcessAlive(zombie)).toBe(false);
         expect(isProcessAlive(parent.pid!)).toBe(true);

@@ -8,7 +8,6 @@
 import { createServer, type Server } from 'node:net';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandPattern } from '../../src/config/command-patterns.js';
 import { commandSandbox, type SandboxSetting } from '../../src/tools/command-sandbox.js';
@@ -16,6 +15,7 @@ import { McpProcessRecords } from '../../src/tools/mcp-process-records.js';
 import { runCommandTool, type CommandSettings } from '../../src/tools/run-command-tool.js';
 import { ToolCallError, type ToolCallContext } from '../../src/tools/tool-contract.js';
 import { ensureWorkspace } from '../../src/tools/workspace-paths.js';
+import { processStarted, processesGone } from '../support/processes.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 const servers: Server[] = [];
@@ -146,7 +146,8 @@ describe('run_command in bubblewrap', () => {
     const run = await tool.call({ command: `${NODE} escape.js` }, context);
     expect(performance.now() - started).toBeLessThan(1800);
     expect(run).toMatchObject({ isError: false, command: { exit_code: 0 } });
-    await sleep(3000);
+    // Every process of the command, the detached one included, is gone: no marker can appear later.
+    await processesGone(workspace);
     expect(existsSync(path.join(workspace, 'escaped-marker'))).toBe(false);
   }, 20_000);
 
@@ -161,12 +162,13 @@ describe('run_command in bubblewrap', () => {
     const aborted = await setup([`Bash(${NODE} escape.js)`]);
     writeFileSync(path.join(aborted.workspace, 'escape.js'), escapeScript(false));
     const running = aborted.tool.call({ command: `${NODE} escape.js` }, aborted.context);
-    await sleep(500);
+    await processStarted(aborted.workspace, `${NODE} -e`); // the process it detached runs
     const abortedAt = performance.now();
     aborted.controller.abort(new Error('cancelled by the operator'));
     await expect(running).rejects.toThrow('cancelled by the operator');
     expect(performance.now() - abortedAt).toBeLessThan(1000);
-    await sleep(3000);
+    await processesGone(timed.workspace);
+    await processesGone(aborted.workspace);
     expect(existsSync(path.join(timed.workspace, 'escaped-marker'))).toBe(false);
     expect(existsSync(path.join(aborted.workspace, 'escaped-marker'))).toBe(false);
   }, 30_000);

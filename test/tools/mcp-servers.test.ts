@@ -16,6 +16,7 @@ import { serverEnvironment } from '../../src/tools/mcp-stdio-transport.js';
 import { ToolCallError } from '../../src/tools/tool-contract.js';
 import { isProcessAlive } from '../../src/store/process-alive.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
+import { waitFor as waitUntil } from '../daemon/daemon-helpers.js';
 // @ts-expect-error plain JavaScript fixture
 import { startHttpFixture } from './fixtures/mcp-fixture-server.mjs';
 
@@ -54,11 +55,7 @@ async function failure(promise: Promise<unknown>): Promise<string> {
 }
 
 async function waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await waitUntil(what, check, { timeoutMs: ms, intervalMs: 25 });
 }
 
 describe('MCP over stdio', () => {

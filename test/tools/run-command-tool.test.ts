@@ -8,7 +8,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandPattern, splitCommand } from '../../src/config/command-patterns.js';
 import { commandSandbox } from '../../src/tools/command-sandbox.js';
@@ -16,6 +15,8 @@ import { McpProcessRecords } from '../../src/tools/mcp-process-records.js';
 import { commandAutoApproved, runCommandTool, type CommandSettings } from '../../src/tools/run-command-tool.js';
 import { ToolCallError, type ToolCallContext } from '../../src/tools/tool-contract.js';
 import { ensureWorkspace } from '../../src/tools/workspace-paths.js';
+import { waitFor } from '../daemon/daemon-helpers.js';
+import { processStarted, processesGone } from '../support/processes.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 afterEach(removeTempFolders);
@@ -184,7 +185,8 @@ describe('run_command', () => {
     expect(outcome.output).toMatch(
       /killed after 1500 ms \(tools\.commands\.timeout_ms\) with every process it started/,
     );
-    await sleep(4500);
+    // Every process it started is gone, so neither marker can appear later.
+    await processesGone(workspace);
     expect(existsSync(path.join(workspace, 'marker'))).toBe(false);
     expect(existsSync(path.join(workspace, 'marker-parent'))).toBe(false);
   }, 20_000);
@@ -202,7 +204,7 @@ describe('run_command', () => {
     expect(outcome.output).toMatch(/its output passed 1000 bytes \(tools\.commands\.max_output_bytes\)/);
     expect(outcome.output.split('\n').slice(2).join('\n')).toBe('x'.repeat(1000));
     expect(outcome.command!.output_bytes).toBeGreaterThan(1000);
-    await sleep(2500);
+    await processesGone(workspace);
     expect(existsSync(path.join(workspace, 'marker'))).toBe(false);
   }, 20_000);
 
@@ -214,12 +216,14 @@ describe('run_command', () => {
       `setTimeout(() => require('fs').writeFileSync('marker', 'x'), 3000); console.log('waiting');`,
     );
     const running = tool.call({ command: `${NODE} wait.js` }, context);
-    await sleep(500);
+    await processStarted(workspace, `${NODE} wait.js`);
     controller.abort(new Error('cancelled by the operator'));
     await expect(running).rejects.toThrow('cancelled by the operator');
-    await sleep(3500);
+    await processesGone(workspace);
     expect(existsSync(path.join(workspace, 'marker'))).toBe(false);
     // Its pid record went with it: nothing is left for the next daemon to reap.
+    const records = path.join(base, 'state', 'commands');
+    await waitFor('the pid record forgotten at the exit', () => readdirSync(records).length === 0);
     expect(readdirSync(path.join(base, 'state', 'commands'))).toEqual([]);
   }, 20_000);
 });
