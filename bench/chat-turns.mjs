@@ -230,7 +230,9 @@ const targets = [
   },
 ];
 for (const target of targets)
-  console.log(`  target ${target.name} ${target.target}: ${target.value} ${target.unit} ${target.pass ? 'PASS' : 'MISS'}`);
+  console.log(
+    `  target ${target.name} ${target.target}: ${target.value} ${target.unit} ${target.pass ? 'PASS' : 'MISS'}`,
+  );
 reportResult({
   bench: 'chat-turns',
   title: `Chat on the real path (Node ${process.version})`,
