@@ -18,6 +18,9 @@
  *   beside it, the SDK's very first text delta (the JSON before the answer: no chat can show it).
  * Also, medians over rounds: POST → first chunk and POST → `message_complete` at turn 1 and turn
  * 10, and what the history adds in time and in bytes of the entry agent's request.
+ * BENCH_CHAT_PROFILE=DIR profiles the daemon (DIR/<node>/govflow, start and every turn) and the
+ * last round's floor (DIR/<node>/floor) and prints where each one's CPU went per call, by part
+ * (govflow, AI SDK, zod, Node, GC…); profiling adds CPU to both sides.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -34,6 +37,7 @@ import {
   startFakeModel,
   summarize,
 } from './bench-support.mjs';
+import { profilePartsPerCall } from './cpu-profile-summary.mjs';
 import { measureSdkFloor } from './sdk-floor.mjs';
 
 const ROUNDS = envInteger('BENCH_CHAT_ROUNDS', 3);
@@ -42,6 +46,8 @@ const LATENCY_MS = envInteger('BENCH_CHAT_LATENCY_MS', 100);
 const DELTA_CHARS = envInteger('BENCH_CHAT_DELTA_CHARS', 12);
 const DELTA_MS = envInteger('BENCH_CHAT_DELTA_MS', 5);
 const ANSWER_MARK = '"answer":"';
+const PROFILE = process.env.BENCH_CHAT_PROFILE;
+const profileDir = (who) => PROFILE && path.join(PROFILE, `node${process.versions.node.split('.')[0]}`, who);
 const TICK_MS = 10; // /proc times are in clock ticks of 1/100 s on Linux
 const ANSWER =
   'The team decided to ship v2 on 1 March. Alice sends the release notes by Friday; Bob books the venue. ' +
@@ -56,7 +62,9 @@ function procCpuMs(pid) {
 
 /** `govflow start` on `root`; resolves with its HTTP address and the process. */
 function startDaemon(root) {
-  const child = spawn(process.execPath, [path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'), 'start', '--root', root], {
+  const profile = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', profileDir('govflow')] : [];
+  const cli = path.join(REPOSITORY_ROOT, 'bin', 'govflow.js');
+  const child = spawn(process.execPath, [...profile, cli, 'start', '--root', root], {
     stdio: ['ignore', 'pipe', 'ignore'],
     env: { ...process.env, OPENAI_API_KEY: 'bench' },
   });
@@ -123,6 +131,7 @@ const daemon = await startDaemon(root);
 const byTurn = Array.from({ length: TURNS }, () => ({ firstChunk: [], complete: [], entryBytes: [] }));
 const rounds = [];
 let warmCalls = 0;
+let floorCalls = 0;
 try {
   await chatTurn(daemon.url, 'Warm-up: summarize the note.', 'bench-warm-up');
   warmCalls = (await model.captured()).length;
@@ -149,11 +158,15 @@ try {
     }
     const cpuMs = procCpuMs(daemon.child.pid) - cpuBefore;
     const calls = (await model.stats()).calls - callsBefore;
-    const floor = await measureSdkFloor(bodies, model, 1, warmCalls, undefined, [], ANSWER_MARK);
+    const last = roundIndex === ROUNDS - 1;
+    const floorProfile = PROFILE && last ? profileDir('floor') : undefined;
+    const floor = await measureSdkFloor(bodies, model, 1, warmCalls, floorProfile, [], ANSWER_MARK);
+    if (last) floorCalls = warmCalls + bodies.length;
     const finals = floor.firstDeltas.filter((first) => first.answer !== null);
     if (finals.length !== TURNS) throw new Error(`the floor streamed ${finals.length} answers for ${TURNS} turns`);
     const row = {
       load,
+      calls,
       cpuMsPerCall: cpuMs / calls,
       floorCpuMsPerCall: floor.cpuMsPerCall,
       answerMs: summarize(answerMs).median,
@@ -174,7 +187,9 @@ try {
     );
   }
 } finally {
+  const exited = new Promise((resolve) => daemon.child.once('exit', resolve));
   daemon.child.kill('SIGTERM');
+  await exited; // its profile is written as it exits
   model.stop();
 }
 
@@ -212,6 +227,16 @@ const figures = {
   [`entry_request_bytes_turn${TURNS}`]: median(last.entryBytes),
 };
 for (const [name, value] of Object.entries(figures)) console.log(`  ${name}: ${value}`);
+if (PROFILE) {
+  // Whole processes, start and warm-up included, over every call each made; idle left out.
+  const daemonCalls = warmCalls + rounds.reduce((sum, row) => sum + row.calls, 0);
+  const govflow = profilePartsPerCall(profileDir('govflow'), daemonCalls);
+  const floor = profilePartsPerCall(profileDir('floor'), floorCalls);
+  console.log(`  where the CPU goes, ms per call (profiled, start included): govflow | floor`);
+  console.log(
+    `    ${[...govflow].map(([name, ms]) => `${name} ${round(ms, 2)} | ${round(floor.get(name), 2)}`).join(', ')}`,
+  );
+}
 const nodeMajor = process.versions.node.split('.')[0];
 const targets = [
   {
