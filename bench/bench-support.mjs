@@ -213,16 +213,26 @@ process.on('exit', () => fakeServers.forEach((child) => child.kill('SIGKILL')));
  * section that points `kind: openai-compatible` at it; `stats()` counts the calls;
  * `firstSeen()` maps each `[bench-request ID]` marker in a prompt to when its first call arrived
  * (ms on the clock of performance.timeOrigin + performance.now(), which processes share).
- * `capture` keeps every request body for `captured()`. Killed by `stop()` or when this process exits.
+ * `capture` keeps every request body for `captured()`. `deltaMs` paces streams (one delta of
+ * `deltaChars` every `deltaMs`); `streams()` then gives when each streamed request arrived, in
+ * order. Killed by `stop()` or when this process exits.
  */
-export async function startFakeModel(answers, latencyMs, { capture = false } = {}) {
+export async function startFakeModel(answers, latencyMs, { capture = false, deltaMs = 0, deltaChars = 40 } = {}) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-fake-'));
   const answersFile = path.join(folder, 'answers.json');
   writeFileSync(answersFile, JSON.stringify(answers));
   const child = spawn(
     process.execPath,
     [path.join(REPOSITORY_ROOT, 'bench', 'fake-openai-server.mjs'), answersFile, String(latencyMs)],
-    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_FAKE_CAPTURE: capture ? '1' : '0' } },
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: {
+        ...process.env,
+        BENCH_FAKE_CAPTURE: capture ? '1' : '0',
+        BENCH_FAKE_DELTA_MS: String(deltaMs),
+        BENCH_FAKE_DELTA_CHARS: String(deltaChars),
+      },
+    },
   );
   fakeServers.add(child);
   child.once('exit', () => fakeServers.delete(child));
@@ -245,6 +255,8 @@ export async function startFakeModel(answers, latencyMs, { capture = false } = {
     stats: () => get('/stats'),
     firstSeen: () => get('/first-seen'),
     markers: () => get('/markers'),
+    /** When each streamed request arrived since the last call (with `deltaMs`), in order. */
+    streams: () => get('/streams'),
     /** The request bodies received since the last call (with `capture`), as sent. */
     captured: () => get('/captured'),
     stop() {

@@ -7,7 +7,7 @@
  *
  * Exported `summarizeProfile` is used by the benchmarks that profile themselves.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,6 +61,19 @@ function partsOf(files) {
     totals.set(name, totals.get(name) + ms);
   }
   return [...totals].map(([name, ms]) => ({ name, ms: Math.round(ms * 10) / 10 }));
+}
+
+/**
+ * Self time per part (PARTS, idle left out) of every profile in `dir`, per one of `calls`: a
+ * daemon that re-executes itself with its Node flags leaves two profiles there.
+ */
+export function profilePartsPerCall(dir, calls) {
+  const perCall = new Map();
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'))) {
+    const { parts } = summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
+    for (const { name, ms } of parts) if (name !== 'idle') perCall.set(name, (perCall.get(name) ?? 0) + ms / calls);
+  }
+  return perCall;
 }
 
 function shortUrl(url) {

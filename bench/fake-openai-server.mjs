@@ -16,6 +16,10 @@
  * with a LATENCY_MS longer than the run). With BENCH_FAKE_CAPTURE=1 it keeps every request body
  * as the bytes arrived (UTF-8) and `GET /captured` hands them over as a JSON array, then forgets
  * them: bench/sdk-floor.mjs replays govflow's own requests and checks it sent the same bytes.
+ * BENCH_FAKE_DELTA_MS=N (with BENCH_FAKE_DELTA_CHARS, default 40) paces a stream as a model writes
+ * it: one delta of that many characters every N ms instead of all at once, and `GET /streams`
+ * hands over (then forgets) when each streamed request arrived, in order (the clock of /first-seen):
+ * bench/chat-turns.mjs times the first answer chunk from there.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -29,6 +33,9 @@ const markers = {};
 const MARKER = /\[bench-request ([\w-]+)\]/;
 const capture = process.env.BENCH_FAKE_CAPTURE === '1';
 let captured = [];
+const deltaMs = Number(process.env.BENCH_FAKE_DELTA_MS ?? 0);
+const deltaChars = Number(process.env.BENCH_FAKE_DELTA_CHARS ?? 40);
+let streamArrivals = [];
 const usage = { prompt_tokens: 900, completion_tokens: 120, total_tokens: 1020 };
 
 function answerFor(body) {
@@ -69,10 +76,20 @@ function streamed(response, model, text) {
       ...extra,
     }) +
     '\n\n';
-  let out = frame({ role: 'assistant', content: '' });
-  for (let at = 0; at < text.length; at += 40) out += frame({ content: text.slice(at, at + 40) });
-  out += frame({}, { usage }, 'stop');
-  response.end(`${out}data: [DONE]\n\n`);
+  const frames = [frame({ role: 'assistant', content: '' })];
+  for (let at = 0; at < text.length; at += deltaChars) frames.push(frame({ content: text.slice(at, at + deltaChars) }));
+  frames.push(frame({}, { usage }, 'stop'), 'data: [DONE]\n\n');
+  if (deltaMs === 0) return response.end(frames.join(''));
+  // Paced: the role frame and the first delta at once, then one delta every deltaMs.
+  response.write(frames[0]);
+  let next = 1;
+  const write = () => {
+    if (response.destroyed) return;
+    if (next === frames.length - 2) return response.end(frames.slice(next).join(''));
+    response.write(frames[next++]);
+    setTimeout(write, deltaMs);
+  };
+  write();
 }
 
 const server = createServer((request, response) => {
@@ -80,6 +97,12 @@ const server = createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(captured));
     captured = [];
+    return;
+  }
+  if (request.method === 'GET' && request.url === '/streams') {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(streamArrivals));
+    streamArrivals = [];
     return;
   }
   if (request.method === 'GET' && ['/stats', '/first-seen', '/markers'].includes(request.url)) {
@@ -103,7 +126,10 @@ const server = createServer((request, response) => {
     const seen = marker ? (markers[marker] ??= { calls: 0, first: arrived, closed: [] }) : null;
     if (seen) seen.calls += 1;
     stats.calls += 1;
-    if (body.stream === true) stats.streamed += 1;
+    if (body.stream === true) {
+      stats.streamed += 1;
+      if (deltaMs > 0) streamArrivals.push(arrived);
+    }
     const answer = answerFor(body);
     const timer = setTimeout(
       () => (body.stream === true ? streamed : plain)(response, body.model ?? 'bench-model', answer),

@@ -39,7 +39,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { summarizeProfile } from './cpu-profile-summary.mjs';
+import { profilePartsPerCall } from './cpu-profile-summary.mjs';
 import { measureSdkFloor } from './sdk-floor.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -329,15 +329,7 @@ async function main() {
   if (PROFILES) {
     // Whole processes, start and warm-up included, over every call each made; idle left out.
     const calls = (32 + REQUESTS) * CALLS_PER_REQUEST;
-    // Every profile in the folder: a daemon that re-executes itself with its Node flags leaves two.
-    const partsPerCall = (dir) => {
-      const perCall = new Map();
-      for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'))) {
-        const { parts } = summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
-        for (const { name, ms } of parts) if (name !== 'idle') perCall.set(name, (perCall.get(name) ?? 0) + ms / calls);
-      }
-      return perCall;
-    };
+    const partsPerCall = (dir) => profilePartsPerCall(dir, calls);
     console.log(`  where the CPU goes, ms per call (round ${ROUNDS}, profiled, start included): govflow | floor`);
     for (const { key, label } of PATHS) {
       const govflow = partsPerCall(profileDir(key, ROUNDS - 1, 'govflow'));

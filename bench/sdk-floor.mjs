@@ -91,10 +91,25 @@ async function replay(bodiesFile, baseURL, concurrencyText, warmText) {
     callOf(JSON.parse(text), modelFor, { tool, jsonSchema }),
   );
   const concurrency = Number(concurrencyText);
+  // With BENCH_FLOOR_ANSWER_MARK, each stream's first text delta and first delta past the mark
+  // (the answer's first characters), on the clock other processes share; null: none.
+  const mark = process.env.BENCH_FLOOR_ANSWER_MARK;
+  let firstDeltas = [];
+  const clock = () => performance.timeOrigin + performance.now();
   const one = async ({ stream, settings }) => {
     if (!stream) return (await generateText(settings)).text;
     let text = '';
-    for await (const piece of streamText({ ...settings, onError: () => {} }).textStream) text += piece;
+    const first = { text: null, answer: null };
+    for await (const piece of streamText({ ...settings, onError: () => {} }).textStream) {
+      text += piece;
+      if (!mark) continue;
+      first.text ??= clock();
+      if (first.answer === null) {
+        const at = text.indexOf(mark);
+        if (at !== -1 && text.length > at + mark.length) first.answer = clock();
+      }
+    }
+    if (mark) firstDeltas.push(first);
     return text;
   };
   const run = async (list) => {
@@ -107,6 +122,7 @@ async function replay(bodiesFile, baseURL, concurrencyText, warmText) {
   };
   const warm = Array.from({ length: Number(warmText) }, (_, index) => calls[index % calls.length]);
   await run(warm);
+  firstDeltas = [];
   const { threadCpuMs, threadCpuPerCall } = await import('./bench-support.mjs');
   const threadsBefore = threadCpuMs(process.pid);
   const before = process.cpuUsage();
@@ -122,6 +138,7 @@ async function replay(bodiesFile, baseURL, concurrencyText, warmText) {
       threads,
       wallMs,
       warm: warm.length,
+      firstDeltas,
     }),
   );
 }
@@ -138,14 +155,18 @@ function firstDifference(left, right) {
  * this Node, against `fake` (started with capture on), `concurrency` at a time after `warmCalls`
  * unmeasured ones (its CPU profile written into `profileDir` when given; `nodeFlags` on its command
  * line). Returns the SDK's CPU per call and the replay's wall time; throws unless the SDK sent
- * byte-identical bodies (compared as multisets).
+ * byte-identical bodies (compared as multisets). With `answerMark` (and a fake that paces its
+ * streams, at concurrency 1), `firstDeltas` gives per measured stream, in order, when its request
+ * reached the server (`arrived`), its first text delta (`text`) and its first delta past
+ * `answerMark` (`answer`), in ms on the clock processes share.
  */
-export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, profileDir, nodeFlags = []) {
+export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, profileDir, nodeFlags = [], answerMark) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-'));
   try {
     const file = path.join(folder, 'bodies.json');
     writeFileSync(file, JSON.stringify(bodies));
     await fake.captured(); // forget what came before
+    if (answerMark) await fake.streams();
     const result = await new Promise((resolve, reject) => {
       const child = spawn(
         process.execPath,
@@ -160,6 +181,7 @@ export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, prof
         ],
         {
           stdio: ['ignore', 'pipe', 'inherit'],
+          env: { ...process.env, BENCH_FLOOR_ANSWER_MARK: answerMark ?? '' },
         },
       );
       let out = '';
@@ -169,6 +191,8 @@ export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, prof
       );
     });
     const sent = (await fake.captured()).slice(result.warm);
+    // The measured streams were the last ones to arrive, one at a time.
+    const arrivals = answerMark ? (await fake.streams()).slice(-result.firstDeltas.length) : [];
     const expected = [...bodies].sort();
     const actual = [...sent].sort();
     if (actual.length !== expected.length)
@@ -182,6 +206,7 @@ export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, prof
       threads: result.threads,
       wallMs: result.wallMs,
       identical: expected.length,
+      firstDeltas: result.firstDeltas.map((first, index) => ({ ...first, arrived: arrivals[index] })),
     };
   } finally {
     rmSync(folder, { recursive: true, force: true });

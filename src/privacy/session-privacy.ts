@@ -159,8 +159,13 @@ export class SessionPrivacy {
     return redacted;
   }
 
-  /** A model answer's live chunks, redacted, held back until no value can be split (safeCut); `end` flushes. */
+  /**
+   * A model answer's live chunks, redacted, held back until no value can be split (safeCut); `end`
+   * flushes. With no detector nothing can be split: they go on as they come (a chat's first answer
+   * chunk does not wait for 64 more characters and a space).
+   */
   liveChunks(emit: (chunk: string) => void): { push(chunk: string): void; end(): void } {
+    if (!this.redactor.detects) return { push: emit, end: () => {} };
     let held = '';
     return {
       push: (chunk) => {

@@ -161,6 +161,18 @@ describe('live chunks of an answer', () => {
     for (const chunk of shown) expect(chunk).not.toMatch(/ana\.lo|example\.org/);
   });
 
+  it('with no detector configured they go on as they come, nothing held back', () => {
+    const root = exampleRoot('');
+    const privacy = SessionPrivacy.forNewSession(loadConfig(root, {}), vaultOf(loadConfig(root, {}), 'sess-live-none'));
+    const shown: string[] = [];
+    const live = privacy.liveChunks((chunk) => shown.push(chunk));
+    live.push('{"output":{"content":{"answer":"T');
+    live.push('he team');
+    expect(shown).toEqual(['{"output":{"content":{"answer":"T', 'he team']);
+    live.end();
+    expect(shown.join('')).toBe('{"output":{"content":{"answer":"The team');
+  });
+
   it('without PII they pass through whole, flushed at the end', () => {
     const root = exampleRoot(PII);
     const privacy = SessionPrivacy.forNewSession(
