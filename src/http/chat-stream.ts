@@ -118,11 +118,13 @@ async function streamTurn(
   // a repair; a provider retry is the same call), counted from 0 in this turn.
   const answer = new AnswerStream((frame) => send(frame.event, frame.data));
   // An output guardrail that can change or withhold the answer (redact, retry, intervene) decides before the
-  // person reads it: the chat then sends the answer once committed, not as the model writes it.
-  const guarded = () =>
-    context.governance()?.guardrails.some((rule) => rule.on === 'output' && rule.action !== 'flag') ?? false;
+  // person reads it, and an agent's `answer:` expression makes the answer from the whole message: the chat
+  // then sends the answer once committed, not as the model writes it.
+  const held = (agent: string) =>
+    Boolean(agentOf(agent)?.answer) ||
+    (context.governance()?.guardrails.some((rule) => rule.on === 'output' && rule.action !== 'flag') ?? false);
   on('model_call_started', (event) =>
-    answer.modelCall(event.agent, agentOf(event.agent), (event.taskId ?? null) !== null || guarded()),
+    answer.modelCall(event.agent, agentOf(event.agent), (event.taskId ?? null) !== null || held(event.agent)),
   );
   on('content_chunk', (event) => answer.modelText(event.agent, event.chunk));
   on('tool_call_start', (event) => send('tool_call_start', { tool_use_id: event.id, name: event.name }));

@@ -2,9 +2,11 @@
  * SPEC §23's `answer: <expression>` (in §24's language): evaluated over a session's final message
  * as the runner committed it (a real run with the scripted provider, its journal folded), with
  * `request` and `agents`; a failing expression is reported so the caller can fall back; `govflow
- * validate` checks the expression with its line. (Wiring into results is the chat branch's
- * result-answer module: this module gives it the override.)
+ * validate` checks the expression with its line; the result's `answer` is what it gives
+ * (src/pipeline/result-answer.ts).
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config-loader.js';
 import { loadGovernance } from '../../src/governance/governance-loader.js';
@@ -84,6 +86,22 @@ describe('answer: <expression>', () => {
       ok: false,
       error: expect.stringMatching(/^answer: output\.content\.missing: .*missing/),
     });
+  });
+
+  it("decides the result's answer; one that cannot be evaluated leaves the default reading", async () => {
+    const resultOf = async (answer: string, requestId: string) => {
+      const folder = root(answer);
+      const provider = scripted({
+        reader_agent: [agentMessage({ content: { pages: 12 }, contentType: 'text', next: 'report_agent' })],
+        report_agent: [agentMessage({ content: { summary: 'All good.', score: 0.9 }, contentType: 'report' })],
+      });
+      expect((await runRequest(folder, provider, 'Report on the file', { requestId })).status).toBe('success');
+      return JSON.parse(readFileSync(path.join(folder, 'system', 'outbox', `${requestId}.json`), 'utf8'));
+    };
+    const decided = await resultOf('output.content.summary + " (" + string(output.content.score) + ")"', 'req-a1');
+    expect(decided.answer).toBe('All good. (0.9)');
+    const fallback = await resultOf('output.content.missing', 'req-a2');
+    expect(fallback.answer).toBe(fallback.message);
   });
 
   it('is checked by govflow validate with its line', async () => {
