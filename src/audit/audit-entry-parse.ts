@@ -263,16 +263,34 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
           `AUDIT_FORMAT ${written} is not ${AUDIT_FORMAT_VERSION}; read it with the govflow version that wrote it`,
         ),
   );
-  const control = field(
-    'CONTROL',
-    (written) => {
-      const value = decodeJson(written);
-      return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? (value as Record<string, unknown>)
-        : invalid('CONTROL is not a JSON object');
-    },
-    () => null,
-  );
+  // The JSON-object, JSON-array and SHA-256 lines, each refused with its tag when it is not one.
+  const objectLine = <T = Record<string, unknown>, A = undefined>(tag: string, absent: () => A) =>
+    field<T | A>(
+      tag,
+      (written) => {
+        const value = decodeJson(written);
+        return typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? (value as T)
+          : invalid(`${tag} is not a JSON object`);
+      },
+      absent,
+    );
+  const arrayLine = <T, A = undefined>(tag: string, absent: () => A) =>
+    field<T[] | A>(
+      tag,
+      (written) => {
+        const value = decodeJson(written);
+        return Array.isArray(value) ? (value as T[]) : invalid(`${tag} is not a JSON array`);
+      },
+      absent,
+    );
+  const hexLine = (tag: string) =>
+    field(
+      tag,
+      (written) => (/^[0-9a-f]{64}$/.test(written) ? written : invalid(`${tag} is not 64 lowercase hex digits`)),
+      () => null,
+    );
+  const control = objectLine('CONTROL', () => null);
   // An operator's entry has no sequence; every message has one.
   const sequence = field(
     'SEQUENCE',
@@ -283,16 +301,7 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     },
     control === null ? undefined : () => null,
   );
-  const notRepeated = field(
-    'NOT_REPEATED',
-    (written) => {
-      const value = decodeJson(written);
-      return Array.isArray(value)
-        ? (value as Array<Record<string, unknown>>)
-        : invalid('NOT_REPEATED is not a JSON array');
-    },
-    () => null,
-  );
+  const notRepeated = arrayLine<Record<string, unknown>, null>('NOT_REPEATED', () => null);
   const jsonInput = field(
     'INPUT_ENCODING',
     (written) => written === 'json' || invalid(`INPUT_ENCODING "${written}" is not "json"`),
@@ -315,51 +324,14 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     fail('PARENT_SESSION_ID and DEPTH appear only together', (seen.get('PARENT_SESSION_ID') ?? seen.get('DEPTH'))!.at);
   let tools: ToolAuditLines | undefined;
   for (const [tag, name] of Object.entries(TOOL_AUDIT_TAGS)) {
-    const value = field(
-      tag,
-      (written) => {
-        const array = decodeJson(written);
-        return Array.isArray(array) ? array : invalid(`${tag} is not a JSON array`);
-      },
-      () => undefined,
-    );
+    const value = arrayLine<unknown>(tag, () => undefined);
     if (value !== undefined) tools = { ...tools, [name]: value };
   }
 
-  const stewardAdvice = field(
-    'STEWARD_ADVICE',
-    (written) => (/^[0-9a-f]{64}$/.test(written) ? written : invalid('STEWARD_ADVICE is not 64 lowercase hex digits')),
-    () => null,
-  );
-  const limits = field(
-    'LIMITS',
-    (written) => {
-      const value = decodeJson(written);
-      return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? (value as Record<string, unknown>)
-        : invalid('LIMITS is not a JSON object');
-    },
-    () => null,
-  );
-  const attachments = field(
-    'ATTACHMENTS',
-    (written) => {
-      const array = decodeJson(written);
-      return Array.isArray(array) ? (array as AttachmentInfo[]) : invalid('ATTACHMENTS is not a JSON array');
-    },
-    () => undefined,
-  );
-
-  const handoff = field(
-    'HANDOFF',
-    (written) => {
-      const value = decodeJson(written);
-      return value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? (value as HandoffLine)
-        : invalid('HANDOFF is not a JSON object');
-    },
-    () => undefined,
-  );
+  const stewardAdvice = hexLine('STEWARD_ADVICE');
+  const limits = objectLine('LIMITS', () => null);
+  const attachments = arrayLine<AttachmentInfo>('ATTACHMENTS', () => undefined);
+  const handoff = objectLine<HandoffLine>('HANDOFF', () => undefined);
   const chatContext = field(
     'CHAT_CONTEXT',
     (written) => {
@@ -375,19 +347,8 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     },
     () => undefined,
   );
-  const objectLine = (tag: string) =>
-    field(
-      tag,
-      (written) => {
-        const value = decodeJson(written);
-        return typeof value === 'object' && value !== null && !Array.isArray(value)
-          ? (value as Record<string, unknown>)
-          : invalid(`${tag} is not a JSON object`);
-      },
-      () => undefined,
-    );
-  const route = objectLine('ROUTE');
-  const reasoning = objectLine('REASONING');
+  const route = objectLine('ROUTE', () => undefined);
+  const reasoning = objectLine('REASONING', () => undefined);
 
   return {
     line: block.line,
@@ -420,11 +381,7 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     formatVersion,
     delegation: parentSessionId === null || depth === null ? null : { parentSessionId, depth },
     control,
-    forkedFrom: field(
-      'FORKED_FROM',
-      (written) => (/^[0-9a-f]{64}$/.test(written) ? written : invalid('FORKED_FROM is not 64 lowercase hex digits')),
-      () => null,
-    ),
+    forkedFrom: hexLine('FORKED_FROM'),
     notRepeated,
     ...(stewardAdvice ? { stewardAdvice } : {}),
     ...(limits ? { limits } : {}),
