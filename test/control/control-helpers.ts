@@ -4,9 +4,17 @@
  * matrix), a responder that answers by agent with per-test overrides (a hang, a question, tool
  * calls), and readers for journals, control records and the requests each session made.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { dropJson, makeRoot, readSessions, startDaemon, type DaemonProcess } from '../daemon/daemon-helpers.js';
+import {
+  dropJson,
+  makeRoot,
+  readResult,
+  readSessions,
+  startDaemon,
+  waitFor,
+  type DaemonProcess,
+} from '../daemon/daemon-helpers.js';
 import type { ScriptedReply } from '../llm/loopback-llm-server.js';
 import { toolResultsOf } from '../llm/loopback-wire.js';
 import { agentOf, answerFor, usageFor } from '../providers/example-app-responder.js';
@@ -115,4 +123,31 @@ export function addAgentLines(root: string, agent: string, lines: string[]): voi
   const file = path.join(root, 'governance', 'agents', `${agent}.md`);
   const text = readFileSync(file, 'utf8');
   writeFileSync(file, text.replace(/\n---\n/, `\n${lines.join('\n')}\n---\n`));
+}
+
+/** Waits until `requestId`'s result in `root` has `status`; on a timeout, the result and the daemon's stderr. */
+export function resultWith(
+  root: string,
+  daemon: DaemonProcess,
+  requestId: string,
+  status: string,
+  timeoutMs = 30_000,
+): Promise<Record<string, unknown>> {
+  return waitFor(
+    `${requestId} to be ${status}`,
+    () => {
+      const result = readResult(root, requestId) as Record<string, unknown> | null;
+      return result?.status === status ? result : null;
+    },
+    { timeoutMs, detail: () => `${JSON.stringify(readResult(root, requestId))}\n${daemon.stderrTail()}` },
+  );
+}
+
+/** The audit entries of `sessionId` in `root`'s day logs, as written. */
+export function sessionLogEntries(root: string, sessionId: string): string[] {
+  const logs = path.join(root, 'system', 'logs');
+  return readdirSync(logs)
+    .filter((name) => name.endsWith('.log'))
+    .flatMap((name) => readFileSync(path.join(logs, name), 'utf8').split('\n---\n'))
+    .filter((entry) => entry.includes(`[SESSION_ID: ${sessionId}]`));
 }

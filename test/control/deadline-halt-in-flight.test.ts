@@ -5,15 +5,21 @@
  * makes the call again; every message runs once and `govflow verify` holds. The same for a plan
  * task, whose sibling task commits meanwhile.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { cleanupAll, dropJson, readResult, runCli, waitFor, type DaemonProcess } from '../daemon/daemon-helpers.js';
+import { cleanupAll, dropJson, runCli, type DaemonProcess } from '../daemon/daemon-helpers.js';
 import { REQUEST_TEXT } from '../providers/example-app-responder.js';
 import type { ResponderLlmServer } from '../providers/responder-llm-server.js';
 import { removeTempFolders } from '../support/temp-dirs.js';
-import { callsTo, controlRecords, modelRoot, startModel, startModelDaemon } from './control-helpers.js';
+import {
+  callsTo,
+  controlRecords,
+  modelRoot,
+  startModel,
+  startModelDaemon,
+  resultWith as waitForStatus,
+  sessionLogEntries,
+} from './control-helpers.js';
 
 let server: ResponderLlmServer;
 let root: string;
@@ -37,24 +43,9 @@ afterAll(async () => {
   removeTempFolders();
 });
 
-async function resultWith(requestId: string, status: string): Promise<Record<string, unknown>> {
-  return waitFor(
-    `${requestId} to be ${status}`,
-    () => {
-      const result = readResult(root, requestId) as Record<string, unknown> | null;
-      return result?.status === status ? result : null;
-    },
-    { timeoutMs: 60_000, detail: () => `${JSON.stringify(readResult(root, requestId))}\n${daemon.stderrTail()}` },
-  );
-}
+const resultWith = (requestId: string, status: string) => waitForStatus(root, daemon, requestId, status, 60_000);
 
-function entriesOf(sessionId: string): string[] {
-  const logs = path.join(root, 'system', 'logs');
-  return readdirSync(logs)
-    .filter((name) => name.endsWith('.log'))
-    .flatMap((name) => readFileSync(path.join(logs, name), 'utf8').split('\n---\n'))
-    .filter((entry) => entry.includes(`[SESSION_ID: ${sessionId}]`));
-}
+const entriesOf = (sessionId: string) => sessionLogEntries(root, sessionId);
 
 describe('a deadline halt aborts the call in flight (§25)', () => {
   it('aborts the call at the deadline, halts halted_time without a failed message, and makes the call again after continue', async () => {

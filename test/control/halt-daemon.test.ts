@@ -7,12 +7,10 @@
  * holds), an operator only up to the configured value; `fail` ends it as the limit would have. A
  * plan task halts the same way (its sibling task commits meanwhile).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenSha256 } from '../../src/http/http-auth.js';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { cleanupAll, dropJson, readResult, runCli, waitFor, type DaemonProcess } from '../daemon/daemon-helpers.js';
+import { cleanupAll, dropJson, runCli, waitFor, type DaemonProcess } from '../daemon/daemon-helpers.js';
 import { httpUrlOf, postJson } from '../http/http-test-helpers.js';
 import { REQUEST_TEXT } from '../providers/example-app-responder.js';
 import type { ResponderLlmServer } from '../providers/responder-llm-server.js';
@@ -25,6 +23,8 @@ import {
   sessionOfRequest,
   startModel,
   startModelDaemon,
+  resultWith as waitForStatus,
+  sessionLogEntries,
 } from './control-helpers.js';
 
 const TOKENS = { alice: 'alice-token', root: 'root-token' };
@@ -62,24 +62,9 @@ afterAll(async () => {
 
 const cli = (...args: string[]) => runCli([...args, '--root', root], { timeoutMs: 60_000 });
 
-async function resultWith(requestId: string, status: string): Promise<Record<string, unknown>> {
-  return waitFor(
-    `${requestId} to be ${status}`,
-    () => {
-      const result = readResult(root, requestId) as Record<string, unknown> | null;
-      return result?.status === status ? result : null;
-    },
-    { timeoutMs: 30_000, detail: () => `${JSON.stringify(readResult(root, requestId))}\n${daemon.stderrTail()}` },
-  );
-}
+const resultWith = (requestId: string, status: string) => waitForStatus(root, daemon, requestId, status, 30_000);
 
-function entriesOf(sessionId: string): string[] {
-  const logs = path.join(root, 'system', 'logs');
-  return readdirSync(logs)
-    .filter((name) => name.endsWith('.log'))
-    .flatMap((name) => readFileSync(path.join(logs, name), 'utf8').split('\n---\n'))
-    .filter((entry) => entry.includes(`[SESSION_ID: ${sessionId}]`));
-}
+const entriesOf = (sessionId: string) => sessionLogEntries(root, sessionId);
 
 describe('halts instead of failures (§25)', () => {
   it('on_budget: halt pauses before a call whose worst case crosses the budget; continue resumes it exactly there', async () => {

@@ -36,6 +36,7 @@ import {
   sessionOfRequest,
   startModel,
   startModelDaemon,
+  resultWith as waitForStatus,
 } from './control-helpers.js';
 
 /** goal_agent answers `failed` to a request tagged so, unless its prompt carries a steward's advice. */
@@ -100,16 +101,7 @@ async function sessionOf(requestId: string): Promise<string> {
   return (await waitFor(`the session of ${requestId}`, () => sessionOfRequest(root, requestId))).sessionId;
 }
 
-async function resultWith(requestId: string, status: string): Promise<Record<string, unknown>> {
-  return waitFor(
-    `${requestId} to be ${status}`,
-    () => {
-      const result = readResult(root, requestId) as Record<string, unknown> | null;
-      return result?.status === status ? result : null;
-    },
-    { timeoutMs: 30_000, detail: () => `${JSON.stringify(readResult(root, requestId))}\n${daemon.stderrTail()}` },
-  );
-}
+const resultWith = (requestId: string, status: string) => waitForStatus(root, daemon, requestId, status, 30_000);
 
 /** Every audit log line of the root. */
 function auditText(): string {
