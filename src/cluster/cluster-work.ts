@@ -8,7 +8,7 @@
 import { setMaxListeners } from 'node:events';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
-import type { Backend, ShutdownStep, WorkContext, WorkSource } from '../daemon/work-source.js';
+import type { ShutdownStep, WorkContext, WorkSource } from '../daemon/work-source.js';
 import { recoverClaimedFiles, readClaimedFile, type IntakeControl, type IntakeItem } from '../intake/claimed-file.js';
 import { claimInboxControls } from '../intake/control-peek.js';
 import { heldCancels, StoreControls } from './store-controls.js';
@@ -22,7 +22,7 @@ import { ChainProjection } from './chain-projection.js';
 import { StoreListener } from './store-listener.js';
 import { StoreCheckpoints } from './store-checkpoints.js';
 import { GovernanceVersions } from './governance-versions.js';
-import { openClusterStore, type ClusterStore } from './cluster-store.js';
+import type { ClusterStore } from './cluster-store.js';
 import { withoutCredentials } from './postgres-connection.js';
 import type { ClaimedSession } from './session-leases.js';
 import { LeaseLostError, type ResultNotice } from './store-committer.js';
@@ -30,14 +30,11 @@ import { ClusterReads } from './cluster-reads.js';
 import { outboxDelivery } from './outbox-delivery.js';
 import { StoreIntake } from './store-intake.js';
 import { OutageLog } from './outage-log.js';
-import { PostgresUserSpend } from './store-user-spend.js';
 import { DaemonHeartbeat, renewalIntervalMs } from './daemon-heartbeat.js';
 import { RemoteSessionEvents } from './remote-session-events.js';
 import { SessionEvents, type SessionEventName } from '../pipeline/session-events.js';
 import type { HttpApi } from '../http/http-server.js';
 import type { InboxIntake } from '../intake/inbox-intake.js';
-import { piiEnabled } from '../privacy/pii-redactor.js';
-import { requireVaultKey, vaultKeyOf } from '../privacy/vault-cipher.js';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { postgresRateLimitStore } from './store-rate-limits.js';
 
@@ -58,32 +55,6 @@ const EVENT_NAMES: readonly SessionEventName[] = [
 const POLL_MS = 1000;
 const PROJECTION_DELAY_MS = 20;
 const HEARTBEAT = "record this daemon's heartbeat in the store";
-
-/** Opens the Postgres store; throws StoreUnreachableError (exit 2, naming host and port) when it does not answer. */
-export async function openClusterBackend(config: GovflowConfig, log: OperationalLog): Promise<Backend> {
-  // The store keeps the PII vaults sealed (docs/privacy.md): no key, no start (exit 2, naming both settings).
-  if (piiEnabled(config.pii) || vaultKeyOf(config).problem !== null) requireVaultKey(config);
-  const cluster = await openClusterStore(config, (message) =>
-    log.warn('postgres connection error; the pool reconnects', { error: message }),
-  );
-  let versions: GovernanceVersions | null = null;
-  return {
-    runtimeOptions: {
-      store: cluster.store,
-      ...(config.limits.user_daily_usd !== null
-        ? { spend: new PostgresUserSpend(cluster.pool, cluster.schema, config, log) }
-        : {}),
-      governanceFor: (sessionId, current) => versions?.snapshotFor(sessionId) ?? current.current(),
-    },
-    work(context) {
-      versions = new GovernanceVersions(cluster.pool, cluster.schema, config, () =>
-        context.runtime.governance.current(),
-      );
-      return new ClusterWork(config, cluster, versions, context);
-    },
-    close: () => cluster.close(),
-  };
-}
 
 export class ClusterWork implements WorkSource {
   readonly intakeConcurrency: number;

@@ -80,7 +80,7 @@ export class GovflowDaemon {
     // Cluster mode is loaded only when configured, like the HTTP server.
     const backend =
       config.store.kind === 'postgres'
-        ? await (await import('../cluster/cluster-work.js')).openClusterBackend(config, options.log)
+        ? await (await import('../cluster/cluster-backend.js')).openClusterBackend(config, options.log)
         : FILES_BACKEND;
     let runtime: Runtime;
     try {
