@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntryInput } from '../store/session-store.js';
 import type { GovflowConfig } from '../config/config-loader.js';
-import type { AgentDefinition } from '../governance/agent-definition.js';
+import { INTERVENE, type AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { DRY_RUN_NOTE } from '../llm/dry-run-provider.js';
 import { stampMessage, type StampContext } from '../message/message-stamping.js';
@@ -19,7 +19,7 @@ import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { StoredSession } from '../store/session-store.js';
 import type { SessionPrivacy } from '../privacy/session-privacy.js';
 import type { RunnerDependencies } from './runner-contract.js';
-import { applyRecord, INTERVENE, type SessionState } from './session-state.js';
+import { applyRecord, type SessionState } from './session-state.js';
 import type { PendingStep } from './session-steps.js';
 import { cancelOf } from './run-controls.js';
 import { toolAuditLines } from './tool-audit.js';

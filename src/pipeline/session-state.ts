@@ -21,8 +21,6 @@ import { chainStep, skippedTasks, type PendingStep, type PlanState } from './ses
 import { applyHalt, applyStewardDecision } from './steward-state.js';
 import { INTERVENE } from '../governance/agent-definition.js';
 
-export { INTERVENE };
-
 /** One model turn of a tool loop, with the results journaled so far. */
 export interface ToolLoopTurn {
   attempt: number;
