@@ -68,20 +68,33 @@ export function describeCheckpoint(checkpoint: Checkpoint): string {
 /** What the checkpoints are held against: the files' chain, or the one in Postgres (cluster mode). */
 export type ChainKind = 'logs' | 'store';
 
-/** Holds every checkpoint of every source against `hashes`, the chain's ENTRY_HASHes in order, up to the first that fails. */
+/** A deletion record as read, with where it was read (a file's line, a table's row). */
+export interface DeletionLine {
+  where: string;
+  line: string;
+  record: DeletionRecord;
+}
+
+/**
+ * Holds every checkpoint of every source against `hashes`, the chain's ENTRY_HASHes in order after
+ * the entries retention deleted (`deletions`, each of which must be signed), up to the first that fails.
+ */
 export function holdCheckpoints(options: {
   sources: CheckpointSource[];
   publicKey: KeyObject;
   keyId: string;
   hashes: string[];
   chain: ChainKind;
-  start?: ChainStart;
+  deletions: DeletionLine[];
 }): CheckpointVerifyResult {
   const result: CheckpointVerifyResult = {
     checked: 0,
     sources: options.sources.map((source) => source.name),
     newest: null,
   };
+  const unsigned = unsignedDeletion(options.deletions, options);
+  if (unsigned !== null) return { ...result, firstProblem: unsigned };
+  const start = options.deletions.at(-1)?.record;
   for (const source of options.sources) {
     if (source.missing !== null) {
       result.firstProblem = { where: source.name, checkpoint: null, detail: source.missing };
@@ -95,7 +108,7 @@ export function holdCheckpoints(options: {
         result.firstProblem = { where, checkpoint: null, detail: `not a checkpoint (${parsed})` };
         return result;
       }
-      const problem = checkOne(parsed, options);
+      const problem = checkOne(parsed, { ...options, ...(start && { start }) });
       if (problem !== null) {
         result.firstProblem = { where, checkpoint: parsed, detail: `${describeCheckpoint(parsed)}: ${problem}` };
         return result;
@@ -110,7 +123,28 @@ export function holdCheckpoints(options: {
 /** Where the chain's `hashes` start: after the `entries` retention deleted, the last hashing to `hash`. */
 type ChainStart = Pick<DeletionRecord, 'entries' | 'hash'>;
 
-/** Files mode. Every record of days retention deleted must be signed too: whoever deletes days without the key could cut any history. */
+/** The first deletion record not signed by the key, or null: whoever deletes days without the key could cut any history. */
+function unsignedDeletion(
+  deletions: DeletionLine[],
+  key: { publicKey: KeyObject; keyId: string },
+): { where: string; checkpoint: null; detail: string } | null {
+  for (const { where, line, record } of deletions) {
+    const parsed = parseCheckpointLine(line);
+    const problem =
+      typeof parsed === 'string'
+        ? 'it is not signed: days were deleted without the key (by hand, or before audit.signing_key was set)'
+        : parsed.key !== key.keyId
+          ? `it is signed by another key (${parsed.key.slice(0, 16)}…): it was forged or re-signed`
+          : checkpointSignatureHolds(parsed, key.publicKey)
+            ? null
+            : 'the signature does not hold: the record was altered or forged';
+    if (problem !== null)
+      return { where, checkpoint: null, detail: `record of days deleted through ${record.day}: ${problem}` };
+  }
+  return null;
+}
+
+/** Files mode: the root's checkpoints and witnesses, then the head record. */
 export function verifyCheckpoints(options: {
   logsDir: string;
   stateDir: string;
@@ -123,30 +157,11 @@ export function verifyCheckpoints(options: {
     folderSource(checkpointsDir(options.stateDir), { witness: false }),
     ...options.witnesses.map((folder) => folderSource(folder, { witness: true })),
   ];
-  const deletions = readDeletions(options.logsDir).records;
-  for (const { where, line, record } of deletions) {
-    const parsed = parseCheckpointLine(line);
-    const problem =
-      typeof parsed === 'string'
-        ? 'it is not signed: days were deleted without the key (by hand, or before audit.signing_key was set)'
-        : parsed.key !== options.keyId
-          ? `it is signed by another key (${parsed.key.slice(0, 16)}…): it was forged or re-signed`
-          : checkpointSignatureHolds(parsed, options.publicKey)
-            ? null
-            : 'the signature does not hold: the record was altered or forged';
-    if (problem !== null)
-      return {
-        checked: 0,
-        sources: sources.map((source) => source.name),
-        newest: null,
-        firstProblem: { where, checkpoint: null, detail: `record of days deleted through ${record.day}: ${problem}` },
-      };
-  }
   const result = holdCheckpoints({
     ...options,
     sources,
     chain: 'logs',
-    ...(deletions.length > 0 && { start: deletions.at(-1)!.record }),
+    deletions: readDeletions(options.logsDir).records,
   });
   if (result.firstProblem !== undefined) return result;
   const head = readHeadRecord(options.stateDir);

@@ -71,10 +71,14 @@ export function readDeletions(logsDir: string): {
   return { records, problem: null };
 }
 
-const deletedRequests = new Map<string, { stamp: string; byRequest: Map<string, DeletionRecord> }>();
+const deletionIndex = new Map<string, { stamp: string; byId: Map<string, DeletionRecord> }>();
 
-/** The deletion that removed this request's result and journal, or null (read again when the file changed). */
-export function deletedRequest(logsDir: string, requestId: string): DeletionRecord | null {
+/** The deletion that removed this request's (or session's) result and journal, or null (read again when the file changed). */
+export function deletedRequest(
+  logsDir: string,
+  id: string,
+  kind: 'requests' | 'sessions' = 'requests',
+): DeletionRecord | null {
   let stamp: string;
   try {
     const stat = fs.statSync(path.join(archiveFolderOf(logsDir), DELETIONS_FILE));
@@ -82,14 +86,16 @@ export function deletedRequest(logsDir: string, requestId: string): DeletionReco
   } catch {
     return null;
   }
-  let known = deletedRequests.get(logsDir);
+  let known = deletionIndex.get(logsDir);
   if (known?.stamp !== stamp) {
-    known = { stamp, byRequest: new Map() };
-    for (const { record } of readDeletions(logsDir).records)
-      for (const id of record.requests ?? []) known.byRequest.set(id, record);
-    deletedRequests.set(logsDir, known);
+    known = { stamp, byId: new Map() };
+    for (const { record } of readDeletions(logsDir).records) {
+      for (const request of record.requests ?? []) known.byId.set(`requests:${request}`, record);
+      for (const session of record.sessions ?? []) known.byId.set(`sessions:${session}`, record);
+    }
+    deletionIndex.set(logsDir, known);
   }
-  return known.byRequest.get(requestId) ?? null;
+  return known.byId.get(`${kind}:${id}`) ?? null;
 }
 
 /** Where the chain starts: the newest deletion, or null while nothing was deleted. */
@@ -205,13 +211,39 @@ export function deleteOldDays(options: DeletionOptions): { deleted: string[]; he
       sessions: listed('sessions', ''),
       requests: listed('outbox', '.json.gz'),
     };
-    const record = options.sign ? options.sign(fields) : fields;
-    const file = path.join(archiveDir, DELETIONS_FILE);
-    const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-    writeFileAtomic(file, `${before}${JSON.stringify(record)}\n`);
+    appendDeletionLines(options.logsDir, [JSON.stringify(options.sign ? options.sign(fields) : fields)]);
   }
   for (const name of [...folders, ...logs, ...leftovers])
     fs.rmSync(path.join(archiveDir, name), { recursive: true, force: true });
   fsyncDirectory(archiveDir);
   return { deleted: days, held: false };
+}
+
+/** Adds deletion records (JSON lines) to `archive/deleted.jsonl`, the whole file written anew and synced. */
+export function appendDeletionLines(logsDir: string, lines: string[]): void {
+  if (lines.length === 0) return;
+  const file = path.join(archiveFolderOf(logsDir), DELETIONS_FILE);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  writeFileAtomic(file, `${before}${lines.map((line) => `${line}\n`).join('')}`);
+}
+
+/**
+ * Cluster mode: removes this root's files of the days the store deleted through `through` — day
+ * files in logs/ (a projection that was down when they went) and in the archive, and the archive's
+ * day folders. The caller copied the deletion record first, so verify starts the chain after them.
+ */
+export function removeDeletedDays(logsDir: string, through: string): string[] {
+  const archiveDir = archiveFolderOf(logsDir);
+  const removed: string[] = [];
+  for (const [folder, pattern] of [
+    [logsDir, /^\d{8}\.log$/],
+    [archiveDir, /^\d{8}(\.log\.gz)?$/],
+  ] as const) {
+    const names = readNames(folder).filter((name) => pattern.test(name) && name.slice(0, 8) <= through);
+    for (const name of names) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
+    if (names.length > 0) fsyncDirectory(folder);
+    removed.push(...names);
+  }
+  return removed;
 }

@@ -125,7 +125,8 @@ export const verifyCliCommand: CommandDefinition = {
         'govflow verify --store checks the Postgres store of cluster mode, and this root uses the files store: run govflow verify without --store',
       );
     const { openPool, storeSettings } = await import('../cluster/postgres-connection.js');
-    const { describeStoreVerify, storeCheckpointSource, verifyStore } = await import('../cluster/store-verify.js');
+    const { describeStoreVerify, storeCheckpointSource, storeDeletions, verifyStore } =
+      await import('../cluster/store-verify.js');
     const settings = storeSettings(config);
     const pool = await openPool(settings);
     try {
@@ -139,7 +140,14 @@ export const verifyCliCommand: CommandDefinition = {
         ...signed.witnesses.map((folder) => folderSource(folder, { witness: true })),
       ];
       const checkpointsHold = reportCheckpoints(
-        holdCheckpoints({ sources, publicKey: signed.publicKey, keyId: signed.keyId, hashes, chain: 'store' }),
+        holdCheckpoints({
+          sources,
+          publicKey: signed.publicKey,
+          keyId: signed.keyId,
+          hashes,
+          chain: 'store',
+          deletions: await storeDeletions(pool, settings.schema),
+        }),
         io.stdout,
       );
       return result.ok && checkpointsHold ? 0 : 1;

@@ -37,6 +37,7 @@ import type { HttpApi } from '../http/http-server.js';
 import type { InboxIntake } from '../intake/inbox-intake.js';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { postgresRateLimitStore } from './store-rate-limits.js';
+import { StoreRetention } from './store-retention.js';
 
 const EVENT_NAMES: readonly SessionEventName[] = [
   'session_started',
@@ -82,6 +83,7 @@ export class ClusterWork implements WorkSource {
   private readonly outages: OutageLog;
   private readonly heartbeat: DaemonHeartbeat;
   private readonly checkpoints: StoreCheckpoints | null;
+  private readonly retention: StoreRetention;
   private readonly claimWork: () => Promise<void>;
   /** Says this daemon is alive, with the sessions it runs; stops once draining (the row goes at stop). */
   private readonly beat: () => Promise<void>;
@@ -130,6 +132,7 @@ export class ClusterWork implements WorkSource {
     this.reads = new ClusterReads(cluster.pool, cluster.schema, cluster.leases, config.paths, config.timezone);
     this.rateLimitStore = postgresRateLimitStore(cluster.pool, cluster.schema);
     this.checkpoints = StoreCheckpoints.forCluster(config, cluster, log);
+    this.retention = new StoreRetention(config, cluster, log);
     this.claimWork = this.outages.coalesced('claim work from the store', async () => {
       while (this.active && this.running.size < config.intake.concurrency) {
         const claimed = await cluster.leases.claimNext();
@@ -208,6 +211,8 @@ export class ClusterWork implements WorkSource {
         if (this.http) this.remoteEvents.entries(entries);
       },
     );
+    // Days the store deleted leave this root first, so the projection resumes after them.
+    await this.retention.syncDeletions();
     const { repaired } = await this.projection.open();
     if (repaired)
       this.log.warn('audit log: cut a torn entry left by a crash; the projection writes it again', { file: repaired });
@@ -275,6 +280,10 @@ export class ClusterWork implements WorkSource {
         Math.min(POLL_MS, Math.max(100, Math.floor(leaseMs / 4))),
       ),
     );
+    if (this.retention.enabled) {
+      void this.retention.pass(true);
+      this.timers.push(setInterval(() => void this.retention.pass(false), 3_600_000));
+    }
     this.pump();
     void this.deliverOutbox();
   }

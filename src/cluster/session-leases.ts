@@ -203,7 +203,9 @@ export class SessionLeases {
         row.request.claimed_path === request.claimedPath;
       // Our own request, committed before a crash: its archived copy is redacted as the first try would have.
       if (ours) redactFile();
-      return { kind: 'duplicate', ours, column: row?.request_id === request.requestId ? 'request_id' : 'session_id' };
+      // No row: the request id of a session audit retention deleted, which stays taken.
+      const column = row === undefined || row.request_id === request.requestId ? 'request_id' : 'session_id';
+      return { kind: 'duplicate', ours, column };
     }
   }
 

@@ -13,6 +13,7 @@ import type { ForkOrder } from '../pipeline/runner-contract.js';
 import { coalesced } from './coalesced-run.js';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
+import { deletedSession } from './store-deletion.js';
 import type { ControlFields, StewardDecision } from '../store/session-journal.js';
 import type { ControlVerdict } from '../intake/control-outcome.js';
 import type { StewardOrder } from '../pipeline/steward-decision.js';
@@ -38,10 +39,15 @@ export class StoreControls {
 
   constructor(
     private readonly pool: pg.Pool,
-    schema: string,
+    private readonly schema: string,
   ) {
     this.table = tablesOf(schema);
     this.channels = channelsOf(schema);
+  }
+
+  /** The deletion (audit retention) that took this session, or null. */
+  deletedSession(sessionId: string): Promise<{ day: string; at: string } | null> {
+    return deletedSession(this.pool, this.schema, sessionId);
   }
 
   /**

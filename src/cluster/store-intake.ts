@@ -160,8 +160,7 @@ export class StoreIntake {
    */
   private async enqueueDecision(item: IntakeControl, order: ControlOrder): Promise<ControlVerdict> {
     const records = await this.controls.records(item.sessionId);
-    if (records.length === 0)
-      return { status: 'refused', reason: `no session "${item.sessionId}" exists in the store: check the session_id` };
+    if (records.length === 0) return { status: 'refused', reason: await this.missingSession(item.sessionId) };
     const decision = item.decision ?? 'retry';
     const refusal = decisionRefusal(foldRecords(records), decision);
     if (refusal !== null) return { status: 'refused', reason: refusal };
@@ -175,10 +174,18 @@ export class StoreIntake {
     return refused === null ? { status: 'accepted' } : { status: 'refused', reason: refused };
   }
 
+  /** Why a session has no journal: audit retention deleted it, or there never was one. */
+  private async missingSession(sessionId: string): Promise<string> {
+    const deletion = await this.controls.store.deletedSession(sessionId);
+    return deletion === null
+      ? `no session "${sessionId}" exists in the store: check the session_id`
+      : `session "${sessionId}" ended on a day audit retention deleted (through ${deletion.day}, at ${deletion.at}): its journal is ` +
+          `gone (audit.retention.delete_after_days)`;
+  }
+
   private async enqueueFork(item: IntakeControl, order: ControlOrder): Promise<ControlVerdict> {
     const records = await this.controls.records(item.sessionId);
-    if (records.length === 0)
-      return { status: 'refused', reason: `no session "${item.sessionId}" exists in the store: check the session_id` };
+    if (records.length === 0) return { status: 'refused', reason: await this.missingSession(item.sessionId) };
     const state = foldRecords(records);
     const point = forkPoint(state, item.action as ForkAction, item.from);
     if ('refusal' in point) return { status: 'refused', reason: point.refusal };

@@ -304,6 +304,46 @@ end
 $fn$;
 `,
   },
+  {
+    version: 10,
+    name: 'audit_deletions, legal_holds: audit.retention.delete_after_days in cluster mode',
+    // store-retention.ts: one daemon at a time (an advisory lock) deletes the oldest days of the
+    // chain with the sessions that finished on them, in one transaction that also adds the record
+    // of that deletion (the chain's count and hash at the cut; `line` is the JSON line, signed when
+    // audit.signing_key is set) which verify --store starts from and every daemon copies to its
+    // system/logs/archive/deleted.jsonl. A root's system/state/legal-hold is a row here while it
+    // exists, so a hold on any daemon's root holds the whole store. A deleted request's id stays
+    // taken (as in files mode): inserting it again is a unique violation, a duplicate to intake.
+    sql: `
+create table $schema.audit_deletions (
+  entries bigint primary key,
+  day text not null,
+  hash text not null,
+  line text not null,
+  deleted_at timestamptz not null default now()
+);
+create table $schema.legal_holds (
+  daemon_id text primary key,
+  host text not null,
+  root text not null,
+  since timestamptz not null default now()
+);
+create table $schema.deleted_requests (
+  request_id text primary key,
+  deleted_through text not null
+);
+create function $schema.refuse_deleted_request() returns trigger language plpgsql as $fn$
+begin
+  if exists (select 1 from $schema.deleted_requests d where d.request_id = new.request_id) then
+    raise unique_violation using message = 'request_id ' || new.request_id || ' was deleted by audit retention';
+  end if;
+  return new;
+end
+$fn$;
+create trigger sessions_refuse_deleted before insert on $schema.sessions
+  for each row execute function $schema.refuse_deleted_request();
+`,
+  },
 ]);
 
 const LOCK_SQL = 'select pg_advisory_xact_lock(hashtext($1))';

@@ -5,11 +5,15 @@
  */
 import * as fs from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type pg from 'pg';
 import { GENESIS_HASH, computeEntryHash } from '../audit/audit-entry-format.js';
 import { listLogFiles } from '../audit/audit-log-reader.js';
 import { splitEntryBlocks } from '../audit/audit-entry-parse.js';
-import type { CheckpointSource } from '../audit/checkpoint-verify.js';
+import { listArchivedLogFiles, type DeletionRecord } from '../audit/log-retention.js';
+import { archiveFolderOf } from '../store/atomic-file.js';
+import { storeChainStart } from './store-deletion.js';
+import type { CheckpointSource, DeletionLine } from '../audit/checkpoint-verify.js';
 import { counted } from '../counted.js';
 import { quoteIdentifier } from './postgres-connection.js';
 
@@ -19,6 +23,8 @@ export interface StoreVerifyResult {
   files: number;
   /** Entries of the chain the files hold. */
   projected: number;
+  /** Entries retention deleted before the chain's first kept one (audit_deletions). */
+  deleted: number;
   problem: string | null;
   warnings: string[];
 }
@@ -26,11 +32,21 @@ export interface StoreVerifyResult {
 const TRAILER = /\[ENTRY_HASH: ([0-9a-f]{64})\]\n---\n$/;
 const BATCH = 2000;
 
+/** The day files of the chain after the store's deletions: archived (keep_days), then in logs/. */
+function logFiles(logsDir: string, deletedThrough: string): string[] {
+  return [
+    ...listArchivedLogFiles(logsDir, deletedThrough).map((name) => path.join(archiveFolderOf(logsDir), name)),
+    ...listLogFiles(logsDir)
+      .filter((name) => name.slice(0, 8) > deletedThrough)
+      .map((name) => path.join(logsDir, name)),
+  ];
+}
+
 /** Every entry of the log files in order, a torn tail included (as an entry the chain cannot match). */
-function* fileEntries(logsDir: string): Generator<{ file: string; line: number; text: string }> {
-  for (const name of listLogFiles(logsDir)) {
-    const file = path.join(logsDir, name);
-    const { blocks, torn } = splitEntryBlocks(fs.readFileSync(file, 'utf8'));
+function* fileEntries(files: string[]): Generator<{ file: string; line: number; text: string }> {
+  for (const file of files) {
+    const bytes = fs.readFileSync(file);
+    const { blocks, torn } = splitEntryBlocks((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'));
     for (const block of blocks) yield { file, line: block.line, text: `${block.lines.join('\n')}\n---\n` };
     if (torn) yield { file, line: torn.line, text: torn.text };
   }
@@ -45,15 +61,19 @@ export async function verifyStore(
 ): Promise<StoreVerifyResult> {
   const quoted = quoteIdentifier(schema);
   const warnings: string[] = [];
-  const files = fs.existsSync(logsDir) ? fileEntries(logsDir) : [][Symbol.iterator]();
-  const fileCount = fs.existsSync(logsDir) ? listLogFiles(logsDir).length : 0;
-  let previous = GENESIS_HASH;
-  let position = 0;
+  // Retention deleted the chain up to its newest deletion record: the walk starts at its count and hash.
+  const start = await storeChainStart(pool, schema);
+  const dayFiles = fs.existsSync(logsDir) ? logFiles(logsDir, start?.day ?? '') : [];
+  const files = fileEntries(dayFiles);
+  const fileCount = dayFiles.length;
+  let previous = start?.hash ?? GENESIS_HASH;
+  let position = start?.entries ?? 0;
+  const deleted = position;
   let projected = 0;
   let filesEnded = false;
   let fileFailure: StoreVerifyResult | null = null;
   const fail = (problem: string): StoreVerifyResult =>
-    fileFailure ?? { ok: false, entries: position, files: fileCount, projected, problem, warnings };
+    fileFailure ?? { ok: false, entries: position, files: fileCount, projected, deleted, problem, warnings };
   for (;;) {
     const rows = await pool.query<{ position: string; message_id: string; entry: string; hash: string }>(
       `select position, message_id, entry, hash from ${quoted}.audit_entries where position > $1 order by position limit ${BATCH}`,
@@ -109,11 +129,23 @@ export async function verifyStore(
     if (!extra.done)
       return fail(`log file holds an entry the store's chain does not: ${extra.value.file}:${extra.value.line}`);
   }
-  if (projected < position)
+  if (projected < position - deleted)
     warnings.push(
-      `the log files hold ${projected} of the chain's ${position} entries: the projection is behind (a daemon catches up while it runs)`,
+      `the log files hold ${projected} of the chain's ${position - deleted} entries: the projection is behind (a daemon catches up while it runs)`,
     );
-  return { ok: true, entries: position, files: fileCount, projected, problem: null, warnings };
+  return { ok: true, entries: position, files: fileCount, projected, deleted, problem: null, warnings };
+}
+
+/** The store's deletion records (audit_deletions), oldest first. */
+export async function storeDeletions(pool: pg.Pool, schema: string): Promise<DeletionLine[]> {
+  const rows = await pool.query<{ entries: string; line: string }>(
+    `select entries, line from ${quoteIdentifier(schema)}.audit_deletions order by entries`,
+  );
+  return rows.rows.map((row) => ({
+    where: `${schema}.audit_deletions (row of ${row.entries} entries)`,
+    line: row.line,
+    record: JSON.parse(row.line) as DeletionRecord,
+  }));
 }
 
 /** The checkpoints kept in Postgres (cluster mode), in the order of the entries they cover. */
@@ -139,7 +171,9 @@ export async function storeCheckpointSource(pool: pg.Pool, schema: string): Prom
 export function describeStoreVerify(result: StoreVerifyResult): string {
   const lines = result.ok
     ? [
-        `store audit chain intact: ${counted(result.entries, 'entry', 'entries')}; log files match ` +
+        `store audit chain intact: ${counted(result.entries, 'entry', 'entries')}` +
+          (result.deleted > 0 ? ` (the first ${result.deleted} deleted by audit retention)` : '') +
+          `; log files match ` +
           `it: ${counted(result.projected, 'entry', 'entries')} in ${counted(result.files, 'file')}`,
       ]
     : [

@@ -166,8 +166,8 @@ export const CONFIG_DEFAULTS = {
     /**
      * Day files older than `keep_days` move to system/logs/archive/YYYYMMDD.log.gz, the journals and
      * results of the sessions that finished on them and the request files of system/archive/YYYYMMDD/
-     * to system/logs/archive/YYYYMMDD/ (docs/audit-log.md). Archived days older than `delete_after_days` (above keep_days; files mode
-     * only) are deleted, never while system/state/legal-hold exists. Null: kept as is.
+     * to system/logs/archive/YYYYMMDD/ (docs/audit-log.md). Archived days older than `delete_after_days` (above keep_days; in cluster
+     * mode deleted from the store, docs/cluster.md) are deleted, never while system/state/legal-hold exists. Null: kept as is.
      */
     retention: { keep_days: null as number | null, archive: 'gzip' as const, delete_after_days: null as number | null },
   },

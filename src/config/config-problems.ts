@@ -29,12 +29,6 @@ export function piiProblem(pii: GovflowConfig['pii']): { message: string; keyPat
 export function retentionProblem(config: GovflowConfig): string | null {
   const { keep_days: keep, delete_after_days: deleteAfter } = config.audit.retention;
   if (deleteAfter === null) return null;
-  if (config.store.kind === 'postgres') {
-    return (
-      'audit.retention.delete_after_days is not supported with store.kind: postgres (the chain, journals and results live in Postgres, ' +
-      'which retention does not prune); remove it, or set it to null'
-    );
-  }
   if (keep === null)
     return (
       `audit.retention.delete_after_days (${deleteAfter}) needs audit.retention.keep_days: only archived days are deleted; set keep_days ` +

@@ -2,13 +2,10 @@
  * Assembles the concrete parts one process needs to run sessions: configuration, governance,
  * provider, audit writer and the session runner. Used by `govflow run` and `govflow start`.
  */
-import type { KeyObject } from 'node:crypto';
 import { AuditLogWriter } from '../audit/audit-log-writer.js';
-import { readSigningKey, signFields } from '../audit/checkpoint-format.js';
+import { readSigningKey } from '../audit/checkpoint-format.js';
 import { CheckpointWriter, type ChainState } from '../audit/checkpoint-writer.js';
-import { archiveOldDays, dayCutoff, deleteOldDays } from '../audit/log-retention.js';
-import { archiveFinishedSessions } from '../store/session-retention.js';
-import { archiveFailedFiles, archiveRequestDays } from '../intake/request-archive.js';
+import { filesRetentionPass } from './retention-pass.js';
 import { LoggedMessagesIndex } from '../audit/logged-messages-index.js';
 import { complianceViolations } from '../message/compliance-violations.js';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
@@ -85,7 +82,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     if (config.limits.user_daily_usd !== null && !options.spend) filesSpend = new FilesUserSpend(config, options.log);
     const key = config.audit.signing_key !== null && !options.store ? readSigningKey(config.audit.signing_key) : null;
     if (config.audit.retention.keep_days !== null && options.owner === 'daemon' && !options.store) {
-      const retention = retentionPass(config, key, options.log);
+      const retention = filesRetentionPass(config, key, options.log);
       retention(true);
       retentionTimer = setInterval(() => retention(false), 3_600_000);
       retentionTimer.unref();
@@ -201,65 +198,5 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
         lock?.release();
       }
     },
-  };
-}
-
-/** One pass of `audit.retention` (docs/audit-log.md "Retention and archives"), at start and hourly. Never throws. */
-function retentionPass(
-  config: GovflowConfig,
-  key: { privateKey: KeyObject; keyId: string } | null,
-  log: OperationalLog | undefined,
-): (atStart: boolean) => void {
-  const { keep_days: keepDays, delete_after_days: deleteAfterDays } = config.audit.retention;
-  const { paths, timezone } = config;
-  let heldLogged = false;
-  return (atStart) => {
-    try {
-      const now = new Date();
-      const moved = archiveOldDays({ logsDir: paths.logs, timezone, keepDays: keepDays!, now });
-      if (moved.length > 0)
-        log?.info('audit retention: archived day files', { days: moved, folder: 'system/logs/archive' });
-      if (atStart || moved.length > 0) {
-        const before = dayCutoff(now, keepDays!, timezone);
-        const sessions = archiveFinishedSessions({ paths, timezone, before, workspace: config.tools.workspace });
-        if (sessions.length > 0)
-          log?.info('audit retention: archived finished sessions and their results', {
-            sessions: sessions.length,
-            folder: 'system/logs/archive/YYYYMMDD',
-          });
-        const requestDays = archiveRequestDays({ paths, before, durable: config.daemon.fsync });
-        if (requestDays.length > 0)
-          log?.info('audit retention: archived processed request files', {
-            days: requestDays,
-            folder: 'system/logs/archive/YYYYMMDD/requests',
-          });
-        const failed = archiveFailedFiles({ paths, before, timezone });
-        if (failed > 0)
-          log?.info('audit retention: archived refused request files', {
-            files: failed,
-            folder: 'system/logs/archive/YYYYMMDD/failed',
-          });
-      }
-      if (deleteAfterDays === null) return;
-      const sign = key ? <T extends object>(fields: T) => signFields(key.privateKey, key.keyId, fields) : undefined;
-      const { deleted, held } = deleteOldDays({
-        logsDir: paths.logs,
-        stateDir: paths.state,
-        timezone,
-        deleteAfterDays,
-        now,
-        ...(sign && { sign }),
-      });
-      if (deleted.length > 0)
-        log?.info('audit retention: deleted archived days', {
-          days: deleted,
-          record: 'system/logs/archive/deleted.jsonl',
-        });
-      if (held && !heldLogged)
-        log?.info('audit retention: system/state/legal-hold exists, so nothing is deleted while it does');
-      heldLogged = held;
-    } catch (error) {
-      log?.warn('audit retention: a pass failed; the next one tries again', { error: (error as Error).message });
-    }
   };
 }

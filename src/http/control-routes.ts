@@ -15,7 +15,7 @@ import { forkPoint } from '../pipeline/fork-point.js';
 import type { SessionState } from '../pipeline/session-state.js';
 import { beyondConfigured } from '../pipeline/steward-decision.js';
 import { mayActOn, maySee, type Caller } from './http-auth.js';
-import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
+import { badRequest, conflict, goneOrNotFound, HttpProblem, notFound, stopping } from './http-problem.js';
 import { callerOf, queueFull, stringParam, type RouteContext } from './http-routes.js';
 
 /** How long a fork, retry or re-run waits for the daemon to assign the new session. */
@@ -67,7 +67,8 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
     if (context.isStopping()) throw stopping();
     requireActor(caller);
     const standing = await standingOf(sessionId);
-    if (!standing || !maySee(caller, standing.user) || !mayActOn(caller, standing.user))
+    if (!standing) throw goneOrNotFound(context.paths.logs, 'sessions', sessionId);
+    if (!maySee(caller, standing.user) || !mayActOn(caller, standing.user))
       throw notFound(`session "${sessionId.slice(0, 140)}"`);
     return standing;
   };

@@ -1,5 +1,6 @@
 /** The HTTP API's errors (docs/http-api.md): `{"error": {"code", "message"}}`, for routes' and Fastify's alike. */
 import type { IncomingMessage } from 'node:http';
+import { deletedRequest } from '../audit/log-retention.js';
 import { errorMessage, GovflowError, type GovflowErrorKind } from '../errors.js';
 
 export type ProblemCode =
@@ -44,6 +45,26 @@ function kindOfStatus(status: number): GovflowErrorKind {
 export const badRequest = (message: string) => new HttpProblem(400, 'bad_request', message);
 export const notFound = (what: string) =>
   new HttpProblem(404, 'not_found', `${what} does not exist or is not yours to see`);
+/** 404 naming the deletion, for a request or session audit retention deleted (the root's archive/deleted.jsonl); else null. */
+export function retentionGone(logsDir: string, kind: 'requests' | 'sessions', id: string): HttpProblem | null {
+  const deletion = deletedRequest(logsDir, id, kind);
+  if (deletion === null) return null;
+  const [what, gone] = kind === 'requests' ? ['request', 'result and journal are'] : ['session', 'journal is'];
+  return new HttpProblem(
+    404,
+    'not_found',
+    `${what} "${id}" ended on a day audit retention deleted (through ${deletion.day}, at ${deletion.at}): its ${gone} gone ` +
+      `(audit.retention.delete_after_days)`,
+  );
+}
+
+/** The deletion's 404 when retention deleted it, else the plain one. */
+export function goneOrNotFound(logsDir: string, kind: 'requests' | 'sessions', id: string): HttpProblem {
+  return (
+    retentionGone(logsDir, kind, id) ?? notFound(`${kind === 'requests' ? 'request' : 'session'} "${id.slice(0, 140)}"`)
+  );
+}
+
 export const forbidden = (message: string) => new HttpProblem(403, 'forbidden', message);
 export const conflict = (message: string) => new HttpProblem(409, 'conflict', message);
 export const stopping = () =>

@@ -4,7 +4,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeVerifyResult } from '../audit/verify-command.js';
-import { deletedRequest } from '../audit/log-retention.js';
 import { verifyAuditChain } from '../audit/audit-chain-verify.js';
 import { entryJson, filterEntries, isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
@@ -14,7 +13,15 @@ import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { maySee, readsEverything, requireSubmitter, type Caller } from './http-auth.js';
 import type { HttpIntake } from './http-intake.js';
-import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
+import {
+  badRequest,
+  conflict,
+  goneOrNotFound,
+  HttpProblem,
+  notFound,
+  retentionGone,
+  stopping,
+} from './http-problem.js';
 import { parseLastEventId, type LiveEventOrdinals } from './event-ids.js';
 import { streamSessionEvents } from './session-event-stream.js';
 import type { SessionLookup } from './session-lookup.js';
@@ -110,8 +117,10 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
   };
   const visibleSession = (caller: Caller, sessionId: string) => {
     const view = lookup.session(sessionId);
-    if (!view || !maySee(caller, view.user)) throw notFound(`session "${sessionId.slice(0, 140)}"`);
-    return view;
+    if (view && maySee(caller, view.user)) return view;
+    throw view
+      ? notFound(`session "${sessionId.slice(0, 140)}"`)
+      : goneOrNotFound(context.paths.logs, 'sessions', sessionId);
   };
 
   app.post('/v1/requests', async (request, reply) => {
@@ -148,18 +157,14 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
 
   app.get('/v1/requests/:request_id', async (request) => {
     const requestId = stringParam(request, 'request_id');
-    const owner = await visibleRequest(callerOf(request), requestId);
+    // A request retention deleted may have no owner record left (its marker went with its day's files).
+    const owner = await visibleRequest(callerOf(request), requestId).catch((error: unknown) => {
+      throw error instanceof HttpProblem ? goneOrNotFound(context.paths.logs, 'requests', requestId) : error;
+    });
     const result = lookup.result(requestId);
     if (result) return result;
-    const deletion = deletedRequest(context.paths.logs, requestId);
-    if (deletion) {
-      throw new HttpProblem(
-        404,
-        'not_found',
-        `request "${requestId}" ended on a day audit retention deleted (through ${deletion.day}, at ${deletion.at}): its result and journal ` +
-          `are gone (audit.retention.delete_after_days)`,
-      );
-    }
+    const gone = retentionGone(context.paths.logs, 'requests', requestId);
+    if (gone) throw gone;
     const sessionId = owner.sessionId ?? lookup.runningSessionOf(requestId);
     const running = sessionId !== null && lookup.session(sessionId) !== null;
     return {

@@ -73,11 +73,7 @@ export function archiveFinishedSessions(options: {
     )
       continue;
     const dayFolder = path.join(archiveFolderOf(paths.logs), day);
-    const results = [`${session.request_id}.json`, `${session.request_id}.md`]
-      .map((name) => path.join(paths.outbox, name))
-      .filter((file) => fs.existsSync(file));
-    for (const file of results)
-      writeGzip(path.join(dayFolder, 'outbox', `${path.basename(file)}.gz`), fs.readFileSync(file));
+    const results = copyResultsToArchive(paths, session.request_id, day);
     const folder = SessionJournal.directoryOf(paths.sessions, sessionId);
     for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
       if (!entry.isFile()) continue;
@@ -96,6 +92,23 @@ export function archiveFinishedSessions(options: {
     archived.push(sessionId);
   }
   return archived;
+}
+
+/** Copies the request's outbox results (`.json`, `.md`) to the day's archive folder; returns the live files, removed by the caller once the rest is copied. */
+export function copyResultsToArchive(
+  paths: Pick<SystemPaths, 'outbox' | 'logs'>,
+  requestId: string,
+  day: string,
+): string[] {
+  const results = [`${requestId}.json`, `${requestId}.md`]
+    .map((name) => path.join(paths.outbox, name))
+    .filter((file) => fs.existsSync(file));
+  for (const file of results)
+    writeGzip(
+      path.join(archiveFolderOf(paths.logs), day, 'outbox', `${path.basename(file)}.gz`),
+      fs.readFileSync(file),
+    );
+  return results;
 }
 
 /** The archived file `YYYYMMDD/<relative>` of the newest day that has it, or null. */

@@ -82,7 +82,7 @@ describe.skipIf(!pg)('migrations on a real Postgres', () => {
     const pool = await openPool({ url: pg!.url, schema: pg!.schema, poolSize: 4, connectTimeoutMs: 5000 });
     try {
       const [first, second] = await Promise.all([migrate(pool, pg!.schema), migrate(pool, pg!.schema)]);
-      expect([...first, ...second].sort()).toEqual(MIGRATIONS.map((migration) => migration.version));
+      expect([...first, ...second].sort((a, b) => a - b)).toEqual(MIGRATIONS.map((migration) => migration.version));
       expect(await migrate(pool, pg!.schema)).toEqual([]);
       const rows = await pg!.query<{ version: number }>('select version from schema_migrations order by version');
       expect(rows.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version));

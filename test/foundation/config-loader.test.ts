@@ -233,18 +233,15 @@ describe('loadConfig errors name the key, the file and the line', () => {
     expect(noKeep.describe()).toMatch(
       /^govflow\.config\.yaml:4: audit\.retention\.delete_after_days \(30\) needs audit\.retention\.keep_days/,
     );
-    const cluster = configError(() =>
-      loadConfig(
-        retention(
-          '    keep_days: 1\n    delete_after_days: 30\n',
-          'store: { kind: postgres, url: "postgres://127.0.0.1/test" }\n',
-        ),
-        {},
+    // Cluster mode deletes in the store (docs/cluster.md "Retention"): the same rules, nothing more.
+    const cluster = loadConfig(
+      retention(
+        '    keep_days: 1\n    delete_after_days: 30\n',
+        'store: { kind: postgres, url: "postgres://127.0.0.1/test" }\n',
       ),
+      {},
     );
-    expect(cluster.describe()).toMatch(
-      /^govflow\.config\.yaml:6: audit\.retention\.delete_after_days is not supported with store\.kind: postgres/,
-    );
+    expect(cluster.audit.retention).toMatchObject({ keep_days: 1, delete_after_days: 30 });
   });
 
   it('rejects an unknown key inside provider', () => {
