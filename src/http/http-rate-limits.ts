@@ -80,8 +80,10 @@ export class HttpRateLimits {
           `refused for ${Math.max(1, window.ttlInSeconds)} s more (Retry-After); check the token you send`,
       );
     });
-    app.addHook('onResponse', async (request, reply) => {
+    // Counted before the 401 is sent, not after: a client's next call, on any daemon, sees this failure.
+    app.addHook('onSend', async (request, reply, payload) => {
       if (this.authFailures !== null && reply.statusCode === 401) await failures(request);
+      return payload;
     });
   }
 }
