@@ -243,7 +243,7 @@ function cpuMs(daemonPids) {
  * returns the wall time (ms) until every result file is there and the CPU time the daemons and
  * the local Postgres used meanwhile.
  */
-async function timeBatch(label, rootsOfRun, requests, { nodeArgs, env } = {}) {
+async function timeBatch(label, rootsOfRun, requests, { nodeArgs, env, beforeClock } = {}) {
   const daemons = [];
   try {
     for (const root of rootsOfRun) daemons.push(await startDaemon(root, nodeArgs, env));
@@ -267,6 +267,7 @@ async function timeBatch(label, rootsOfRun, requests, { nodeArgs, env } = {}) {
         JSON.stringify({ request: requestText(index), request_id: id }),
       );
     });
+    await beforeClock?.();
     const cpuBefore = cpuMs(daemons.map((daemon) => daemon.pid));
     const started = now();
     for (const drop of drops) drop();
@@ -285,6 +286,41 @@ async function timeBatch(label, rootsOfRun, requests, { nodeArgs, env } = {}) {
       roots.splice(roots.indexOf(root), 1);
     }
   }
+}
+
+/**
+ * Where Postgres spends a batch, by statement, when the server has pg_stat_statements loaded
+ * (`shared_preload_libraries`; a profile only, skipped when it is not): `reset()` before the clock,
+ * `print(sessions)` after, each statement's calls and execution time per session.
+ */
+function statementProfile(client) {
+  let available = false;
+  return {
+    async reset() {
+      try {
+        await client.query('create extension if not exists pg_stat_statements');
+        await client.query('select pg_stat_statements_reset()');
+        available = true;
+      } catch {
+        available = false;
+      }
+    },
+    async print(sessions) {
+      if (!available) {
+        console.log('             (no statement profile: pg_stat_statements is not in shared_preload_libraries)');
+        return;
+      }
+      const { rows } = await client.query(
+        `select calls, total_exec_time as ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as text
+           from pg_stat_statements where query like '%gfbench_%' order by total_exec_time desc limit 6`,
+      );
+      console.log('             Postgres by statement (execution time incl. lock waits, per session):');
+      for (const row of rows)
+        console.log(
+          `               ${round(row.ms / sessions, 2)} ms, ${round(row.calls / sessions, 2)} calls: ${row.text.replace(/"gfbench_\d+_\d+"\./g, '')}`,
+        );
+    },
+  };
 }
 
 const database = await connectServer();
@@ -366,10 +402,12 @@ try {
     });
   };
   for (const model of PATHS) {
+    const statements = statementProfile(database.client);
     const latency = await timeBatch(
       `lat-${model}`,
       await makeRoots(model, 3, { store: await database.freshStore(), concurrency: 16, latencyMs: LATENCY_MS }),
       LATENCY_REQUESTS,
+      { beforeClock: () => statements.reset() },
     );
     const ratio = latency.wallMs / idealMs;
     console.log(
@@ -396,6 +434,7 @@ try {
       })),
     );
     describeCpu(`${model}: cluster 3 × 16`, latency);
+    await statements.print(LATENCY_REQUESTS);
   }
   // Reference: three independent files-mode daemons (no shared store), the same load.
   for (const model of PATHS) {
