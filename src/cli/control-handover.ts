@@ -15,7 +15,7 @@ import { readControlOutcome, removeControlOutcome, type ControlOutcome } from '.
 import { findQueuedRequest } from '../intake/queued-claims.js';
 import { randomBase36 } from '../intake/request-ids.js';
 import { foldRecords, type SessionState } from '../pipeline/session-state.js';
-import { SessionJournal } from '../store/session-journal.js';
+import { SessionJournal } from '../store/journal-reader.js';
 import { sessionFolder } from '../store/session-retention.js';
 
 const POLL_MS = 50;

@@ -12,7 +12,7 @@ import { randomBase36 } from '../intake/request-ids.js';
 import { readDiskStatus } from '../store/status-file.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { RootLock, type RootOwner } from '../daemon/root-lock.js';
-import { SessionJournal } from '../store/session-journal.js';
+import { SessionJournal } from '../store/journal-reader.js';
 import type { ResultSource } from '../store/session-reads.js';
 
 const POLL_MS = 50;

@@ -7,7 +7,7 @@ import { readAttachmentChunks } from './attachment-chunks.js';
 import type pg from 'pg';
 import type { AuditEntryInput } from '../store/session-store.js';
 import { parseEntries } from '../audit/audit-entry-parse.js';
-import { parseJournalRecord } from '../store/session-journal.js';
+import { parseJournalRecord } from '../store/journal-reader.js';
 import type {
   ControlRecord,
   CrashRecord,

@@ -1,6 +1,6 @@
 /** What crash recovery asks a session's journal about a claimed file: how far it got. */
 import { rmSync } from 'node:fs';
-import { SessionJournal } from '../store/session-journal.js';
+import { SessionJournal } from '../store/journal-reader.js';
 
 /**
  * True when the session's journal was started for this claimed file. One a crash left without its

@@ -20,7 +20,7 @@ import { forkPoint } from '../pipeline/fork-point.js';
 import type { CancelOrder, ControlOrder } from '../pipeline/run-controls.js';
 import { ControlRejectedError, SessionInterruptedError } from '../pipeline/runner-contract.js';
 import { foldRecords, hasEnded } from '../pipeline/session-state.js';
-import { SessionJournal } from '../store/session-journal.js';
+import { SessionJournal } from '../store/journal-reader.js';
 import { controlOrderFor, settleControl } from './control-claims.js';
 import { forkRequestDocument, forkRequestIds, noFreeForkRequestId } from './fork-requests.js';
 import type { SessionRuns } from './session-runs.js';

@@ -3,7 +3,7 @@
  * before it is done with it, and the HTTP API accepts a reply once the journal shows the pause, so
  * the reply waits for the run to end. One to a session that waits for no one is refused.
  */
-import { SessionJournal } from '../store/session-journal.js';
+import { SessionJournal } from '../store/journal-reader.js';
 import { foldRecords, pauseKeyOf } from '../pipeline/session-state.js';
 
 /** Not a pause key: a cancelled session's reply goes on to be refused for what it is, not for a run. */

@@ -5,7 +5,7 @@
  * children are left out: cancelling their parent cancels them.
  */
 import type { SystemPaths } from '../config/system-paths.js';
-import { SessionJournal } from '../store/session-journal.js';
+import { SessionJournal } from '../store/journal-reader.js';
 import type { CancellableStatus, CancelTarget } from '../store/session-reads.js';
 import { queuedClaims } from './queued-claims.js';
 import type { AttachmentLimits } from './request-folder.js';

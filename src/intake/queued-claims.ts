@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
-import { SessionJournal } from '../store/session-journal.js';
+import { SessionJournal } from '../store/journal-reader.js';
 import { readClaimedFile, type IntakeRequest } from './claimed-file.js';
 import { parseClaimName, sessionIdForClaim } from './claim-name.js';
 import type { AttachmentLimits } from './request-folder.js';

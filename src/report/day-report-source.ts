@@ -6,7 +6,7 @@ import { AuditLogFormatError } from '../audit/audit-errors.js';
 import { readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
 import type { SystemPaths } from '../config/system-paths.js';
 import { errorMessage } from '../errors.js';
-import { SessionJournal } from '../store/session-journal.js';
+import { SessionJournal } from '../store/journal-reader.js';
 import { buildDayReport, type DayReport, type ReportSession } from './day-report.js';
 
 /** Ids that can name a file: anything else in a log is not looked up on disk. */

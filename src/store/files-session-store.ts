@@ -12,7 +12,6 @@ import { diskWaits } from './disk-waits.js';
 import { ManifestFile } from './manifest-file.js';
 import { PromptStore } from './prompt-store.js';
 import {
-  SessionJournal,
   type AuditPosition,
   type ControlRecord,
   type CrashRecord,
@@ -25,6 +24,7 @@ import {
   type SessionRecord,
   type VoidRecord,
 } from './session-journal.js';
+import { SessionJournal } from './journal-reader.js';
 import type {
   ApprovalRecord,
   ApprovalRequestRecord,

@@ -7,7 +7,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
-import { SessionJournal, type SessionRecord } from './session-journal.js';
+import { type SessionRecord } from './session-journal.js';
+import { SessionJournal } from './journal-reader.js';
 import {
   compareRows,
   emptyCounts,

@@ -6,7 +6,8 @@ import type { AttachmentInfo } from './attachment-records.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
-import { SessionJournal, type JournalRecord } from './session-journal.js';
+import { type JournalRecord } from './session-journal.js';
+import { SessionJournal } from './journal-reader.js';
 import { archivedResult, sessionFolder } from './session-retention.js';
 import type { SessionListing, SessionRow } from './session-listing.js';
 

@@ -18,12 +18,8 @@ import type { SessionOutcome } from '../../src/pipeline/runner-contract.js';
 import type { ResultDocument } from '../../src/pipeline/session-result.js';
 import type { DiskFaults } from '../../src/store/disk-io.js';
 import { FilesSessionStore } from '../../src/store/files-session-store.js';
-import {
-  SessionJournal,
-  type ExchangeRecord,
-  type JournalRecord,
-  type MessageRecord,
-} from '../../src/store/session-journal.js';
+import { type ExchangeRecord, type JournalRecord, type MessageRecord } from '../../src/store/session-journal.js';
+import { SessionJournal } from '../../src/store/journal-reader.js';
 import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 

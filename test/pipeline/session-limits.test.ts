@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedResponse } from '../../src/llm/scripted-provider.js';
-import { SessionJournal } from '../../src/store/session-journal.js';
+import { SessionJournal } from '../../src/store/journal-reader.js';
 import {
   REQUEST_TEXT,
   TWO_TASKS,

@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SessionJournal, type ExchangeRecord } from '../../src/store/session-journal.js';
+import { type ExchangeRecord } from '../../src/store/session-journal.js';
+import { SessionJournal } from '../../src/store/journal-reader.js';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { cleanupAll, runCli, startDaemon } from '../daemon/daemon-helpers.js';
 import { httpUrlOf } from '../http/http-test-helpers.js';

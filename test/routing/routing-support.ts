@@ -5,7 +5,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SessionJournal, type MessageRecord } from '../../src/store/session-journal.js';
+import { type MessageRecord } from '../../src/store/session-journal.js';
+import { SessionJournal } from '../../src/store/journal-reader.js';
 import { dropJson, makeRoot, waitFor } from '../daemon/daemon-helpers.js';
 import type { ScriptedReply } from '../llm/loopback-llm-server.js';
 import { agentOf } from '../providers/example-app-responder.js';

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SessionJournal, type ExchangeRecord } from '../../src/store/session-journal.js';
+import { type ExchangeRecord } from '../../src/store/session-journal.js';
+import { SessionJournal } from '../../src/store/journal-reader.js';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { cleanupAll, runCli, startDaemon } from '../daemon/daemon-helpers.js';
 import { startResponderLlmServer, type ResponderLlmServer } from '../providers/responder-llm-server.js';

@@ -8,7 +8,7 @@ import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { foldRecords } from '../../src/pipeline/session-state.js';
-import { SessionJournal } from '../../src/store/session-journal.js';
+import { SessionJournal } from '../../src/store/journal-reader.js';
 import { JournalFormatError, SUPPORTED_JOURNAL_VERSIONS } from '../../src/store/journal-format.js';
 import { REPOSITORY_ROOT } from '../daemon/build-once.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';

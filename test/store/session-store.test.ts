@@ -15,7 +15,8 @@ import { loadConfig } from '../../src/config/config-loader.js';
 import { GovernanceSource } from '../../src/daemon/governance-source.js';
 import { SessionRunner } from '../../src/pipeline/session-runner.js';
 import { FilesSessionStore } from '../../src/store/files-session-store.js';
-import { SessionJournal, type MessageRecord, type SessionRecord } from '../../src/store/session-journal.js';
+import { type MessageRecord, type SessionRecord } from '../../src/store/session-journal.js';
+import { SessionJournal } from '../../src/store/journal-reader.js';
 import { JOURNAL_FORMAT } from '../../src/store/journal-format.js';
 import { makeMessage } from '../audit/audit-test-helpers.js';
 import {

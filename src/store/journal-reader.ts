@@ -1,0 +1,95 @@
+/**
+ * Reading a session's journal and manifest back (`system/sessions/<id>/journal.jsonl`,
+ * `manifest.json`) and the one parser of journal records, whichever store keeps them. The records'
+ * types are in session-journal.ts; the files store writes them (files-session-store.ts).
+ */
+import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { errorCode } from '../errors.js';
+import { JournalFormatError, SUPPORTED_JOURNAL_VERSIONS } from './journal-format.js';
+import type { JournalRecord, SessionManifest } from './session-journal.js';
+
+/** Reading journals and manifests back (the files store writes them: files-session-store.ts). */
+export class SessionJournal {
+  static directoryOf(sessionsDir: string, sessionId: string): string {
+    return path.join(sessionsDir, sessionId);
+  }
+
+  static exists(sessionsDir: string, sessionId: string): boolean {
+    return existsSync(path.join(sessionsDir, sessionId, 'journal.jsonl'));
+  }
+
+  /**
+   * With `repair`, truncates a torn final line (one without its "\n": a crash cut the append
+   * short). Any other line that is not a record throws {@link JournalFormatError}: that is damage, never cut.
+   */
+  static read(directory: string, repair = false): JournalRecord[] {
+    const file = path.join(directory, 'journal.jsonl');
+    // An archived session's journal is gzipped (store/session-retention.ts); it is never repaired.
+    const archived = !existsSync(file) && existsSync(`${file}.gz`);
+    const text = archived ? gunzipSync(readFileSync(`${file}.gz`)).toString('utf8') : readFileSync(file, 'utf8');
+    const records: JournalRecord[] = [];
+    let offset = 0;
+    for (let lineNumber = 1; offset < text.length; lineNumber++) {
+      const end = text.indexOf('\n', offset);
+      if (end === -1) break; // the torn final line
+      records.push(parseJournalRecord(text.slice(offset, end), file, lineNumber));
+      offset = end + 1;
+    }
+    if (repair && !archived && offset < text.length) truncateSync(file, Buffer.byteLength(text.slice(0, offset)));
+    return records;
+  }
+
+  /** The session ids that have a folder (hidden names are not sessions). */
+  static list(sessionsDir: string): string[] {
+    if (!existsSync(sessionsDir)) return [];
+    return readdirSync(sessionsDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+      .map((entry) => entry.name);
+  }
+
+  /** The manifest, or null when missing; a read that met a rewrite in progress is retried. */
+  static readManifest(sessionsDir: string, sessionId: string): SessionManifest | null {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        return JSON.parse(readFileSync(path.join(sessionsDir, sessionId, 'manifest.json'), 'utf8')) as SessionManifest;
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT') return null;
+      }
+    }
+    return null;
+  }
+}
+
+/** The one parser of journal records, whichever store keeps them; `file` may name a store row. */
+export function parseJournalRecord(line: string, file: string, lineNumber: number): JournalRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    throw new JournalFormatError(
+      `not a journal record (${(error as Error).message}); the journal is damaged: restore it from a backup, or move the session folder aside ` +
+        `to start the request over`,
+      file,
+      lineNumber,
+    );
+  }
+  const record = value as Partial<JournalRecord> | null;
+  if (typeof record !== 'object' || record === null || typeof record.type !== 'string') {
+    throw new JournalFormatError(
+      'not a journal record (no "type"); the journal is damaged: restore it from a backup',
+      file,
+      lineNumber,
+    );
+  }
+  if (!SUPPORTED_JOURNAL_VERSIONS.includes(record.v as number)) {
+    throw new JournalFormatError(
+      `journal record version v=${JSON.stringify(record.v)} is not one this govflow reads (${SUPPORTED_JOURNAL_VERSIONS.join(', ')}); ` +
+        'it was written by another govflow version: run that version to finish the session',
+      file,
+      lineNumber,
+    );
+  }
+  return record as JournalRecord;
+}
