@@ -2,7 +2,8 @@
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { SessionStateName } from '../store/session-journal.js';
-import type { StepOutcome } from './message-commit.js';
+import type { UserSpend } from '../store/user-spend.js';
+import type { ActiveSession, StepOutcome } from './message-commit.js';
 import type { SessionState } from './session-state.js';
 
 /** The `halt` outcome a tripped limit commits; `halt` is the state it leaves (seed 001: HALTED_COST, HALTED_TIME). */
@@ -103,4 +104,30 @@ export function limitReached(
     );
   }
   return null;
+}
+
+/** Whose budget a session's calls count against: its request's user (`local` when none). */
+export function budgetUserOf(active: ActiveSession): string {
+  return active.state.session.request.user ?? 'local';
+}
+
+/** The halt of a session whose user spent the day's `limits.user_daily_usd`, or null. */
+export async function dailyBudgetReached(
+  spend: UserSpend | undefined,
+  active: ActiveSession,
+  now: Date,
+  timezone: string,
+): Promise<LimitReached | null> {
+  const reached = await spend?.reached(budgetUserOf(active), now);
+  if (!reached) return null;
+  const { user, day, spentUsd, limitUsd, key } = reached;
+  return limitHalt(
+    'HALTED_COST',
+    'BUDGET_EXCEEDED',
+    `user "${user}" has spent $${spentUsd.toFixed(4)} on model calls on ${day} (${timezone}), reaching ` +
+      `limits.user_daily_usd.${key} = $${limitUsd}: the session stopped before its next model call; this user's requests fail the same way ` +
+      `until the day turns, unless limits.user_daily_usd is raised`,
+    true,
+    'daily budget per user',
+  );
 }

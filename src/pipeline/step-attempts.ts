@@ -16,16 +16,15 @@ import { MessageValidator } from '../message/message-validator.js';
 import type { ExchangeRecord, UsageFigures } from '../store/session-journal.js';
 import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import { stampContext, type ActiveSession, type StepOutcome } from './message-commit.js';
-import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt, stewardAdviceBlock } from './prompt-builder.js';
-import { chatPromptBlock } from './chat-turn.js';
+import { buildRepairPrompt } from './prompt-builder.js';
+import { stepPrompts } from './step-prompts.js';
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
-import { limitHalt, limitReached, type LimitReached } from './session-limits.js';
+import { budgetUserOf, dailyBudgetReached, limitHalt, limitReached } from './session-limits.js';
 import { applyRecord, emptyUsage } from './session-state.js';
 import type { PendingStep } from './session-steps.js';
 import { ToolLoop, providerTurns } from './tool-loop.js';
 import { checkEvidence } from './evidence-check.js';
-import { attachmentModeOf, attachmentsPromptBlock, nativeFiles } from './session-attachments.js';
-import { guardStepInput, guardStepOutput, toolResultGuard } from './step-guardrails.js';
+import { guardStepOutput, toolResultGuard } from './step-guardrails.js';
 import { withConnectionNotes } from '../llm/node-http-fetch.js';
 import { candidateOf } from './answer-protocols.js';
 import { SACP_SCHEMA } from './sacp-answer.js';
@@ -74,23 +73,9 @@ export class StepAttempts {
     const { state } = active;
     const events = this.deps.events;
     const sessionId = state.session.session_id;
-    const prompt = buildSystemPrompt(snapshot, agent);
-    this.deps.store.keepPrompt(prompt.systemSha256, prompt.system);
-    const guardedInput = guardStepInput(active, step, snapshot);
-    if (guardedInput.failure) return { kind: 'failure', failure: guardedInput.failure, retryCount: 0 };
-    // Every agent's prompt lists the attachments; inline and native agents get more (docs/attachments.md).
-    const attachmentMode = attachmentModeOf(agent, state.session);
-    // A chat turn's entry agent also gets the conversation so far and the client's context (docs/http-api.md "Chat").
-    const chat =
-      state.session.chat && step.agent === state.session.entry_agent && guardedInput.input.source === 'user'
-        ? chatPromptBlock(state.session.chat, snapshot.files)
-        : '';
-    const userPrompt =
-      buildUserPrompt(guardedInput.input) +
-      chat +
-      attachmentsPromptBlock(state.session.attachments, attachmentMode) +
-      stewardAdviceBlock(step.advice);
-    const files = await nativeFiles(this.config, sessionId, state.session.attachments, attachmentMode);
+    const built = await stepPrompts(this.deps, active, step, snapshot, agent);
+    if ('failure' in built) return { kind: 'failure', failure: built.failure, retryCount: 0 };
+    const { prompt, userPrompt, files } = built;
     const maxRetries = agent.maxRetries ?? this.config.limits.max_retries;
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
     let problems: string[] = [];
@@ -136,7 +121,7 @@ export class StepAttempts {
       // Model turns of the tool loop: a turn that calls tools runs them and asks again.
       for (;;) {
         // limits.user_daily_usd: no model call once the user's day is spent (calls in flight elsewhere may pass it).
-        const spent = await this.dailyBudgetReached(active);
+        const spent = await dailyBudgetReached(this.deps.spend, active, this.now(), this.config.timezone);
         if (spent) return spent;
         const started = performance.now();
         let toolCalls: LlmToolCall[] | undefined;
@@ -272,7 +257,7 @@ export class StepAttempts {
             },
             thought || undefined,
           );
-          if (costUsd > 0) await this.deps.spend?.add(userOf(active), costUsd, this.now());
+          if (costUsd > 0) await this.deps.spend?.add(budgetUserOf(active), costUsd, this.now());
         } catch (error) {
           const tooLarge = signal.aborted ? undefined : findAnswerTooLarge(error);
           if (tooLarge) {
@@ -404,25 +389,4 @@ export class StepAttempts {
     }
     return { kind: 'fallback', problems, retryCount: maxRetries, rawOutput: lastRaw };
   }
-
-  /** The halt of a session whose user spent the day's `limits.user_daily_usd`, or null. */
-  private async dailyBudgetReached(active: ActiveSession): Promise<LimitReached | null> {
-    const reached = await this.deps.spend?.reached(userOf(active), this.now());
-    if (!reached) return null;
-    const { user, day, spentUsd, limitUsd, key } = reached;
-    return limitHalt(
-      'HALTED_COST',
-      'BUDGET_EXCEEDED',
-      `user "${user}" has spent $${spentUsd.toFixed(4)} on model calls on ${day} (${this.config.timezone}), reaching ` +
-        `limits.user_daily_usd.${key} = $${limitUsd}: the session stopped before its next model call; this user's requests fail the same way ` +
-        `until the day turns, unless limits.user_daily_usd is raised`,
-      true,
-      'daily budget per user',
-    );
-  }
-}
-
-/** Whose budget a session's calls count against: its request's user (`local` when none). */
-function userOf(active: ActiveSession): string {
-  return active.state.session.request.user ?? 'local';
 }
