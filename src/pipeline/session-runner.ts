@@ -315,41 +315,29 @@ export class SessionRunner {
   /** Commits the PROCESSING_ERROR message that ends a session whose crash retries are used up. */
   private async giveUpAfterCrashes(active: ActiveSession): Promise<void> {
     const giveUp = crashGiveUp(active.state, this.config.limits.max_crash_retries);
-    if (!giveUp) return;
-    const snapshot = this.deps.governance(active.state.session.session_id);
-    const agent = snapshot.agents.get(giveUp.step.agent) ?? null;
-    await this.committer.commit(
-      active,
-      giveUp.step,
-      snapshot,
-      loopKeyOf(giveUp.step.agent, giveUp.step.input),
-      agent,
-      giveUp.outcome,
-    );
+    if (giveUp) await this.commitOutcome(active, giveUp.step, giveUp.outcome);
   }
 
   /** A fork whose original can no longer be forked so (it changed since the control was accepted) ends failed, saying why. */
   private async refuseFork(active: ActiveSession, refusal: string): Promise<void> {
     const { session } = active.state;
-    const snapshot = this.deps.governance(session.session_id);
-    const step = chainStep(session.entry_agent, 'user', session.request.text, null);
-    await this.committer.commit(
-      active,
-      step,
-      snapshot,
-      loopKeyOf(step.agent, step.input),
-      snapshot.agents.get(step.agent) ?? null,
-      {
-        kind: 'halt',
-        failure: {
-          code: 'DEPENDENCY_ERROR',
-          message: `the fork could not start: ${refusal}`,
-          recoverable: false,
-          notes: 'Orchestrator: fork refused when the session started.',
-        },
-        halt: null,
+    await this.commitOutcome(active, chainStep(session.entry_agent, 'user', session.request.text, null), {
+      kind: 'halt',
+      failure: {
+        code: 'DEPENDENCY_ERROR',
+        message: `the fork could not start: ${refusal}`,
+        recoverable: false,
+        notes: 'Orchestrator: fork refused when the session started.',
       },
-    );
+      halt: null,
+    });
+  }
+
+  /** Commits an outcome the orchestrator decided for `step`, no model asked. */
+  private async commitOutcome(active: ActiveSession, step: PendingStep, outcome: StepOutcome): Promise<void> {
+    const snapshot = this.deps.governance(active.state.session.session_id);
+    const agent = snapshot.agents.get(step.agent) ?? null;
+    await this.committer.commit(active, step, snapshot, loopKeyOf(step.agent, step.input), agent, outcome);
   }
 
   private async closeJournal(active: ActiveSession): Promise<void> {
