@@ -116,11 +116,18 @@ describe('the npm package, installed from its tarball into an empty folder', () 
       expect(manifest.scripts).not.toHaveProperty(script);
 
     const app = tempDir('govflow-app-');
-    const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', path.join(packDir, tarball)], {
-      cwd: app,
-      encoding: 'utf8',
-      timeout: 240_000,
-    });
+    // --prefer-offline: the registry's packages, from npm's cache where it holds them (checked against
+    // their integrity as always), without asking the registry again for each one's metadata: 12 s
+    // instead of 29 s here. A package the cache lacks still comes from the registry.
+    const installed = spawnSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(packDir, tarball)],
+      {
+        cwd: app,
+        encoding: 'utf8',
+        timeout: 240_000,
+      },
+    );
     expect(installed.status, installed.stderr).toBe(0);
     expect(installed.stderr).not.toMatch(/install-scripts|prepare/);
     const bin = path.join(app, 'node_modules', '.bin', 'govflow');

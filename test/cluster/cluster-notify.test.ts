@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dropJson, waitFor } from '../daemon/daemon-helpers.js';
+import { EXAMPLE_ANSWERS, dropJson, waitFor } from '../daemon/daemon-helpers.js';
 import { Cluster, clusterForTests } from '../support/cluster.js';
 import { pgTestSchema } from '../support/postgres.js';
 import { newWebhookSecret, startWebhookReceiver } from '../support/webhook-receiver.js';
@@ -26,7 +26,15 @@ describe.skipIf(!pg)('cluster mode: webhooks and max_queued', () => {
     {
       nodes: 2,
       concurrency: 1,
-      latencyMs: 1500,
+      // Each daemon's first session (q-1 and q-2) holds its one place for 8 s with its first model
+      // call, while the queue fills and the file waits out its silence window; every later call
+      // answers at once (1.5 s on each of the 30 calls made the five sessions take 27 s).
+      responses: {
+        objective_agent: [
+          { json: EXAMPLE_ANSWERS.objective_agent, delay_ms: 8000 },
+          ...Array(4).fill({ json: EXAMPLE_ANSWERS.objective_agent }),
+        ],
+      },
       extraConfig: [
         'notify:',
         '  allow_private_targets: true',

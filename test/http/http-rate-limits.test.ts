@@ -141,7 +141,11 @@ describe('a bounded queue (SPEC §20 max_queued)', () => {
     );
     writeScript(
       root,
-      JSON.stringify({ latency_ms: 5000, loop: true, responses: { worker_agent: [{ json: WORKER_DONE }] } }),
+      // Only q-1, the first call, is slow: it holds the one running place while the queue fills and
+      // the file waits; the others run at once (five 5 s calls were 25 s of this test's wall).
+      JSON.stringify({
+        responses: { worker_agent: [{ json: WORKER_DONE, delay_ms: 5000 }, ...Array(4).fill({ json: WORKER_DONE })] },
+      }),
     );
     const daemon = await startDaemon(root);
     const url = urlOf(daemon);
