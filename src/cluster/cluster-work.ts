@@ -134,10 +134,12 @@ export class ClusterWork implements WorkSource {
     this.checkpoints = StoreCheckpoints.forCluster(config, cluster, log);
     this.retention = new StoreRetention(config, cluster, log);
     this.claimWork = this.outages.coalesced('claim work from the store', async () => {
+      // Every free place in one statement (one transaction, one WAL flush), until the store has no more.
       while (this.active && this.running.size < config.intake.concurrency) {
-        const claimed = await cluster.leases.claimNext();
-        if (!claimed) break;
-        this.run(claimed);
+        const free = config.intake.concurrency - this.running.size;
+        const claimed = await cluster.leases.claim(free);
+        for (const session of claimed) this.run(session);
+        if (claimed.length < free) break;
       }
     });
     this.beat = this.outages.coalesced(HEARTBEAT, async () => {

@@ -32,22 +32,30 @@ export function outboxDelivery(
         [cluster.daemonId],
       );
       if (due.rows.length === 0) return;
-      for (const row of due.rows) {
-        await writeOutboxResult(
-          outboxDir,
-          {
-            requestId: row.request_id,
-            json: options.restore
-              ? await options.restore.restoreResult(row.session_id, row.result_json)
-              : row.result_json,
-            report: row.result_report,
-          },
-          durable,
-        );
-        await cluster.pool.query(
-          `update ${sessions} set outbox_version = greatest(outbox_version, $2) where session_id = $1`,
-          [row.session_id, row.result_version],
-        );
+      // The files first, then one statement marks every one written (a crash between writes them again, the same bytes).
+      const written: typeof due.rows = [];
+      try {
+        for (const row of due.rows) {
+          await writeOutboxResult(
+            outboxDir,
+            {
+              requestId: row.request_id,
+              json: options.restore
+                ? await options.restore.restoreResult(row.session_id, row.result_json)
+                : row.result_json,
+              report: row.result_report,
+            },
+            durable,
+          );
+          written.push(row);
+        }
+      } finally {
+        if (written.length > 0)
+          await cluster.pool.query(
+            `update ${sessions} s set outbox_version = greatest(s.outbox_version, w.version)
+               from unnest($1::text[], $2::int[]) as w(session_id, version) where s.session_id = w.session_id`,
+            [written.map((row) => row.session_id), written.map((row) => row.result_version)],
+          );
       }
     }
   });

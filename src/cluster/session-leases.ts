@@ -47,6 +47,8 @@ export interface QueuedRequest {
 
 export interface ClaimedSession {
   sessionId: string;
+  /** When it was queued: a claim of several runs them oldest first. */
+  createdAt: Date;
   requestId: string;
   epoch: number;
   /** What the session was when claimed: queued (new), running (taken over) or paused (a reply waits). */
@@ -282,6 +284,11 @@ export class SessionLeases {
 
   /** Leases the oldest claimable session to this daemon, or resolves null when none is. */
   async claimNext(): Promise<ClaimedSession | null> {
+    return (await this.claim(1))[0] ?? null;
+  }
+
+  /** Leases up to `max` of the oldest claimable sessions to this daemon in one statement, oldest first. */
+  async claim(max: number): Promise<ClaimedSession[]> {
     const result = await this.pool.query<ClaimedSession>(
       `with candidate as (
          select s.session_id, s.state from ${this.table('sessions')} s
@@ -289,7 +296,7 @@ export class SessionLeases {
             or (s.state = 'running' and s.lease_expires_at < now())
             or (s.state = 'paused' and exists (select 1 from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied))
          order by s.created_at
-         limit 1
+         limit $3
          for update skip locked
        )
        update ${this.table('sessions')} s
@@ -302,10 +309,11 @@ export class SessionLeases {
         `order by r.id limit 1) as reply,
          (select r.reply->'control' from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and r.reply ? ` +
         `'control' order by r.id limit 1) as control,
-         exists (select 1 from ${this.table('journal')} j where j.session_id = s.session_id) as journaled`,
-      [this.daemonId, this.leaseMs],
+         exists (select 1 from ${this.table('journal')} j where j.session_id = s.session_id) as journaled,
+         s.created_at as "createdAt"`,
+      [this.daemonId, this.leaseMs, max],
     );
-    return result.rows[0] ?? null;
+    return result.rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   }
 
   /** Renews this daemon's leases; resolves with the sessions it still holds (the rest were lost). */
