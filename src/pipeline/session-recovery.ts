@@ -6,6 +6,7 @@ import type { AuditedMessages } from '../store/session-store.js';
 import type { OperationalLog } from '../log-contract.js';
 import { applyRecord } from './session-state.js';
 import { operatorAuditInput } from './operator-entry.js';
+import type { RunnerDependencies } from './runner-contract.js';
 
 /**
  * Voids audit entries whose messages the journal lacks (the audit log is synced at every message,
@@ -87,4 +88,16 @@ export async function appendMissingAuditEntries(
       control: cancel.control_id,
     });
   }
+}
+
+/** Voids audit entries power loss took from the journal, appends those the log lacks: before a session runs again. */
+export async function mendAuditLog(
+  active: ActiveSession,
+  deps: Pick<RunnerDependencies, 'store' | 'config' | 'log'>,
+  now: Date,
+): Promise<void> {
+  const { session } = active.state;
+  const audited = await deps.store.auditedMessages(session.session_id, session.created_at, session.audit_from ?? null);
+  await voidLostMessages(active, audited, now, deps.log);
+  await appendMissingAuditEntries(active, audited, deps.config.timezone, deps.log);
 }

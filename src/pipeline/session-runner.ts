@@ -22,7 +22,7 @@ import {
 } from './runner-contract.js';
 import { limitReached } from './session-limits.js';
 import { effectiveLimits } from '../intake/request-limits.js';
-import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
+import { mendAuditLog, voidLostMessages } from './session-recovery.js';
 import { foldRecords, hasEnded, type SessionState } from './session-state.js';
 import { chainStep, loopKeyOf, type PendingStep } from './session-steps.js';
 import { StepAttempts } from './step-attempts.js';
@@ -185,7 +185,7 @@ export class SessionRunner {
             { sessionId },
           );
         }
-        await this.mendAuditLog(active);
+        await mendAuditLog(active, this.deps, this.now());
         await commitCancel(active, order, this.deps, this.now);
         return await this.finisher.finish(active);
       } finally {
@@ -208,7 +208,7 @@ export class SessionRunner {
     let active: ActiveSession | null = null;
     try {
       active = await this.openSession(sessionId);
-      await this.mendAuditLog(active);
+      await mendAuditLog(active, this.deps, this.now());
       await commitDecision(active, order, this.deps, this.now);
     } catch (error) {
       if (active) await this.closeJournal(active);
@@ -227,7 +227,7 @@ export class SessionRunner {
 
   private async recover(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {
     const active = await this.openSession(sessionId);
-    await this.mendAuditLog(active);
+    await mendAuditLog(active, this.deps, this.now());
     const forkOrder = forkUnfinished(active.state) ? forkOrderOf(active.state.session) : null;
     if (forkOrder) {
       try {
@@ -238,18 +238,6 @@ export class SessionRunner {
       }
     }
     return this.run(active, signal);
-  }
-
-  /** Voids audit entries power loss took from the journal, appends those the log lacks. */
-  private async mendAuditLog(active: ActiveSession): Promise<void> {
-    const { session } = active.state;
-    const audited = await this.deps.store.auditedMessages(
-      session.session_id,
-      session.created_at,
-      session.audit_from ?? null,
-    );
-    await voidLostMessages(active, audited, this.now(), this.deps.log);
-    await appendMissingAuditEntries(active, audited, this.config.timezone, this.deps.log);
   }
 
   private async openSession(sessionId: string): Promise<ActiveSession> {
