@@ -200,7 +200,12 @@ export class ClusterWork implements WorkSource {
     const { config, cluster } = this;
     this.intake = intake;
     const { events } = this.context.runtime;
-    for (const name of EVENT_NAMES) events.on(name, (payload) => this.events.emit(name, payload as never));
+    for (const name of EVENT_NAMES) {
+      // A session's end is told once its result is in this daemon's outbox, when the request is ours (as in files mode).
+      if (name === 'session_finished')
+        events.on(name, (payload) => void this.deliverOutbox().then(() => this.events.emit(name, payload)));
+      else events.on(name, (payload) => this.events.emit(name, payload as never));
+    }
     // Model text streams only where its session runs (remote-session-events.ts): a call here
     // streams while an HTTP client of this daemon reads that session's chunks, else it generates.
     events.followChunkReaders(this.events);
@@ -298,9 +303,9 @@ export class ClusterWork implements WorkSource {
     } catch {
       return;
     }
-    if (notice.intake === this.cluster.daemonId) void this.deliverOutbox();
-    // After the projection, so a stream sees the session's last messages before its end.
-    if (this.http) void this.projectChain().then(() => this.remoteEvents.result(notice));
+    const delivered = notice.intake === this.cluster.daemonId ? this.deliverOutbox() : null;
+    // After the projection, so a stream sees the session's last messages before its end, and the outbox its result.
+    if (this.http) void Promise.all([this.projectChain(), delivered]).then(() => this.remoteEvents.result(notice));
   }
 
   private pump(): void {
