@@ -1,12 +1,15 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Slow end-to-end files that test govflow's own behaviour (cluster mode on Postgres, crash storms,
- * a load run, the npm package, the deploy files, disks) rather than anything the Node runtime does:
- * `.ci/run` runs them once, on the machine's Node, and leaves them out of the runs on Node 22 and
- * 24 (GOVFLOW_TEST_SCOPE=runtime). `npm test` runs everything.
+ * Slow end-to-end files that test govflow's own behaviour rather than anything the Node runtime
+ * does: `npm test` leaves them out (a newcomer's run, and CI's runs on Node 22 and 24), `npm run
+ * test:all` (GOVFLOW_TEST_SCOPE=all) runs them too, as CI does once on the machine's Node. What
+ * depends on the runtime stays in `npm test`: every provider's wire format through the AI SDK
+ * (conformance-*), the HTTP server and its streams, commands in bubblewrap and their process
+ * groups, MCP servers, file watching (config reload), the local model, the crypto of the vault.
  */
-export const onceOnlyFiles = [
+export const slowEndToEndFiles = [
+  // Cluster mode on Postgres, crash storms, the load run, disks, the npm package, the deploy files.
   'test/deploy/**',
   'test/cluster/**',
   'test/cli/npm-package.test.ts',
@@ -15,15 +18,41 @@ export const onceOnlyFiles = [
   'test/daemon/daemon-disk.test.ts',
   'test/daemon/daemon-small-disk.test.ts',
   'test/daemon/root-owner.test.ts',
+  // Crashes and restarts of the daemon (kill -9, then recovery).
+  'test/daemon/daemon-tool-recovery.test.ts',
+  'test/daemon/daemon-recovery-status.test.ts',
+  'test/daemon/run-killed.test.ts',
+  'test/notify/webhook-restart.test.ts',
+  // Whole daemons through a feature's scenarios: the CLI, documentation snippets, the web view in
+  // Chromium, retention, run control, signed checkpoints, listings, reasoning, every provider's `govflow run`.
+  'test/cli/readme-snippets.test.ts',
+  'test/cli/cli-behaviour.test.ts',
+  'test/foundation/validate-process.test.ts',
+  'test/web/web-actions.test.ts',
+  'test/web/web-ui.test.ts',
+  'test/web/web-approval.test.ts',
+  'test/audit/retention.test.ts',
+  'test/audit/retention-fork.test.ts',
+  'test/audit/retention-attachments.test.ts',
+  'test/audit/signed-checkpoints.test.ts',
+  'test/control/control-cli.test.ts',
+  'test/control/deadline-halt-in-flight.test.ts',
+  'test/control/steward-daemon.test.ts',
+  'test/control/halt-daemon.test.ts',
+  'test/daemon/daemon-sessions.test.ts',
+  'test/daemon/daemon-claude-code.test.ts',
+  'test/http/sessions-listing.test.ts',
+  'test/routing/reasoning-daemon.test.ts',
+  'test/providers/govflow-run-providers.test.ts',
 ];
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude:
-      process.env.GOVFLOW_TEST_SCOPE === 'runtime'
-        ? [...configDefaults.exclude, ...onceOnlyFiles]
-        : configDefaults.exclude,
+      process.env.GOVFLOW_TEST_SCOPE === 'all'
+        ? configDefaults.exclude
+        : [...configDefaults.exclude, ...slowEndToEndFiles],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
