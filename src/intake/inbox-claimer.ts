@@ -13,6 +13,7 @@ import path from 'node:path';
 import { errorCode, errorMessage } from '../errors.js';
 import { claimNameFor, originalNameOf } from './claim-name.js';
 import { FileQueue } from './file-queue.js';
+import { ParkedNames } from './parked-names.js';
 import { finishReceipts, receiveFolder, type Receipt, type ReceiptOptions } from './folder-receipt.js';
 import { isIgnoredName } from './request-file.js';
 import { folderSighting, settleVerdict, type EarlierSighting, type FileSighting } from './settle-check.js';
@@ -69,7 +70,7 @@ export class InboxClaimer {
   /** True while http.max_queued requests wait: only files that pass the hold (controls) are claimed. */
   private queueFull = false;
   /** Settled names left in the inbox while the queue is full, looked at again once it is not. */
-  private readonly parked = new Set<string>();
+  private readonly parked: ParkedNames;
   /** Inbox folders being copied at their claim (names), and the chain that copies them one at a time. */
   private readonly receiving = new Set<string>();
   private receipts: Promise<void> = Promise.resolve();
@@ -77,6 +78,7 @@ export class InboxClaimer {
   constructor(private readonly options: InboxClaimerOptions) {
     this.inbox = path.resolve(options.inbox);
     this.processing = path.resolve(options.processing);
+    this.parked = new ParkedNames(options.log);
   }
 
   /** Names found but not claimed yet: queued, or waiting for their writer to finish. */
@@ -143,9 +145,7 @@ export class InboxClaimer {
   setQueueFull(full: boolean): void {
     this.queueFull = full;
     if (!full) {
-      const parked = [...this.parked];
-      this.parked.clear();
-      for (const name of parked) this.enqueue(name);
+      for (const name of this.parked.release()) this.enqueue(name);
     }
     this.scheduleClaims();
   }
@@ -275,6 +275,7 @@ export class InboxClaimer {
   private forget(name: string): void {
     this.sightings.delete(name);
     this.arrivals.delete(name);
+    this.parked.forget(name);
   }
 
   /** lstat-s a queued name; a file, folder or link found goes to `sighted` for the next turn. */
@@ -321,7 +322,7 @@ export class InboxClaimer {
       }
     }
     if (this.queueFull && !(stats.isFile() && this.options.passesQueueHold?.(inboxPath))) {
-      this.parked.add(name);
+      this.parked.park(name);
       return;
     }
     const claimName = claimNameFor(name);

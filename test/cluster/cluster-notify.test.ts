@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_ANSWERS, dropJson, waitFor } from '../daemon/daemon-helpers.js';
+import { EXAMPLE_ANSWERS, INBOX_WAITS, dropJson, loggedLine, waitFor } from '../daemon/daemon-helpers.js';
 import { Cluster, clusterForTests } from '../support/cluster.js';
 import { pgTestSchema } from '../support/postgres.js';
 import { newWebhookSecret, startWebhookReceiver } from '../support/webhook-receiver.js';
@@ -27,7 +27,7 @@ describe.skipIf(!pg)('cluster mode: webhooks and max_queued', () => {
       nodes: 2,
       concurrency: 1,
       // Each daemon's first session (q-1 and q-2) holds its one place for 8 s with its first model
-      // call, while the queue fills and the file waits out its silence window; every later call
+      // call, while the queue fills and the file is told waiting in the inbox; every later call
       // answers at once (1.5 s on each of the 30 calls made the five sessions take 27 s).
       responses: {
         objective_agent: [
@@ -78,8 +78,12 @@ describe.skipIf(!pg)('cluster mode: webhooks and max_queued', () => {
     expect((await post(second.httpUrl, 'q-refused')).status).toBe(503);
 
     dropJson(second.root, 'file-1.json', { request: 'From a file.', request_id: 'file-1' });
-    // A silence window: a held inbox file is parked without a trace, so there is no event to wait for.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The daemon has seen the file and left it waiting: it says so once, naming the file.
+    await waitFor(
+      'file-1.json told waiting in the inbox',
+      () => loggedLine(second.output(), INBOX_WAITS, { file: 'file-1.json' }),
+      { detail: () => second.stderrTail() },
+    );
     expect(existsSync(path.join(second.root, 'system', 'inbox', 'file-1.json'))).toBe(true);
     accepted.push('file-1');
 

@@ -69,6 +69,27 @@ export function dropJson(root: string, name: string, document: unknown): string 
   return dropFile(root, name, JSON.stringify(document));
 }
 
+/** The intake's line for an inbox file left waiting because http.max_queued requests wait (once per file, `file` names it). */
+export const INBOX_WAITS = 'waits in the inbox: the queue is full';
+
+/**
+ * True once the daemon's operational log (JSON lines on stderr) has an entry whose message
+ * contains `text` and whose fields equal `fields`.
+ */
+export function loggedLine(stderr: string, text: string, fields: Record<string, unknown> = {}): boolean {
+  return stderr.split('\n').some((line) => {
+    if (!line.includes(text)) return false;
+    try {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      return (
+        String(entry.message).includes(text) && Object.entries(fields).every(([key, value]) => entry[key] === value)
+      );
+    } catch {
+      return false; // not a JSON line
+    }
+  });
+}
+
 /** Polls `probe` until it returns a truthy value; the failure names what was awaited and shows `detail()`. */
 export async function waitFor<T>(
   what: string,

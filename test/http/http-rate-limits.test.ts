@@ -16,6 +16,8 @@ import { singleAgentRoot, WORKER_DONE } from '../support/single-agent-root.js';
 import {
   cleanupAll,
   dropJson,
+  INBOX_WAITS,
+  loggedLine,
   makeRoot,
   readResult,
   runCli,
@@ -170,8 +172,14 @@ describe('a bounded queue (SPEC §20 max_queued)', () => {
     expect((await call(url, '/v1/requests/q-4', { token: ALICE })).status).toBe(404);
 
     dropJson(root, 'file-1.json', { request: 'From a file.', request_id: 'file-1' });
-    // A silence window: a held inbox file is parked without a trace, so there is no event to wait for.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The daemon has seen the file and left it waiting: it says so once, naming the file.
+    await waitFor(
+      'file-1.json told waiting in the inbox',
+      () => loggedLine(daemon.stderr, INBOX_WAITS, { file: 'file-1.json' }),
+      {
+        detail: () => daemon.stderrTail(),
+      },
+    );
     const inbox = path.join(root, 'system', 'inbox');
     expect(readResult(root, 'q-1')).toBeNull();
     expect(readdirSync(inbox)).toContain('file-1.json');
