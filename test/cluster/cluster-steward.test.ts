@@ -17,6 +17,11 @@ import { postJson } from '../http/http-test-helpers.js';
 const pg = await pgTestSchema('cluster_steward');
 const ADVICE = 'Answer with one JSON message.';
 
+/** Drops `<requestId>.json` into `root`'s inbox: the note to summarize, with the request's own `limits`. */
+function dropRequest(root: string, requestId: string, limits: Record<string, number>): void {
+  dropJson(root, `${requestId}.json`, { request: 'Summarize the note.', request_id: requestId, limits });
+}
+
 /** The reason system/failed/ gives for the file named `name…`, once it is there. */
 function failedReason(root: string, name: string): string | undefined {
   const failed = path.join(root, 'system', 'failed');
@@ -75,11 +80,7 @@ describe.skipIf(!pg)('cluster mode: a steward decides through the store', () => 
   it('a session waiting for its steward on node0 is retried with advice through node1, which runs it to the end', async () => {
     const [node0, node1] = cluster.nodes;
     await node0.start();
-    dropJson(node0.root, 'stuck.json', {
-      request: 'Summarize the note.',
-      request_id: 'stuck',
-      limits: { max_steps: 20 },
-    });
+    dropRequest(node0.root, 'stuck', { max_steps: 20 });
     const waiting = await reaches('stuck', 'paused', 'intervention_required');
     const sessionId = waiting.session_id as string;
     const pending = JSON.parse(waiting.result_json);
@@ -129,16 +130,8 @@ describe.skipIf(!pg)('cluster mode: a steward decides through the store', () => 
   it('a request halted at its own budget on node1 continues with a raised limit through node0; one above its cap is refused', async () => {
     const [node0, node1] = cluster.nodes;
     // The request's own budget is below the first call's worst case: it halts before any model call.
-    dropJson(node1.root, 'tight.json', {
-      request: 'Summarize the note.',
-      request_id: 'tight',
-      limits: { cost_usd: 0.000001 },
-    });
-    dropJson(node1.root, 'greedy.json', {
-      request: 'Summarize the note.',
-      request_id: 'greedy',
-      limits: { cost_usd: 5 },
-    });
+    dropRequest(node1.root, 'tight', { cost_usd: 0.000001 });
+    dropRequest(node1.root, 'greedy', { cost_usd: 5 });
     const halted = await reaches('tight', 'paused', 'halted_cost');
     const sessionId = halted.session_id as string;
     expect(await journal(sessionId)).toEqual(

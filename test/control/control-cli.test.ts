@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
 import {
   EXAMPLE_ANSWERS,
-  cleanupAll,
   dropJson,
   exampleScript,
   listDir,
@@ -28,8 +27,7 @@ import {
 } from '../daemon/daemon-helpers.js';
 import { REQUEST_TEXT } from '../providers/example-app-responder.js';
 import type { ResponderLlmServer } from '../providers/responder-llm-server.js';
-import { removeTempFolders } from '../support/temp-dirs.js';
-import { modelRoot, sessionOfRequest, startModel, startModelDaemon } from './control-helpers.js';
+import { modelRoot, sessionOfRequest, startModel, startModelDaemon, stopModelTests } from './control-helpers.js';
 
 const HANG = '(hang at goal)';
 
@@ -49,11 +47,7 @@ beforeAll(async () => {
   daemon = await startModelDaemon(root);
 }, 240_000);
 
-afterAll(async () => {
-  await cleanupAll();
-  await server?.close();
-  removeTempFolders();
-});
+afterAll(() => stopModelTests(server));
 
 const cli = (...args: string[]) => runCli([...args, '--root', root], { timeoutMs: 60_000 });
 /** The control outcome records left in system/state/controls/. */

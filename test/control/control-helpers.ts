@@ -7,12 +7,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  cleanupAll,
   dropJson,
   makeRoot,
-  readResult,
-  readSessions,
   startDaemon,
-  waitFor,
+  waitForResult,
   type DaemonProcess,
 } from '../daemon/daemon-helpers.js';
 import type { ScriptedReply } from '../llm/loopback-llm-server.js';
@@ -24,6 +23,16 @@ import {
   type IncomingLlmRequest,
   type ResponderLlmServer,
 } from '../providers/responder-llm-server.js';
+import { removeTempFolders } from '../support/temp-dirs.js';
+
+export { sessionOfRequest } from '../daemon/daemon-helpers.js';
+
+/** After a file's tests: every daemon killed, the model server closed, the temp folders removed. */
+export async function stopModelTests(server: ResponderLlmServer | undefined): Promise<void> {
+  await cleanupAll();
+  await server?.close();
+  removeTempFolders();
+}
 
 /** openai-compatible: the OpenAI wire, its key from GATEWAY_TOKEN. */
 export const KIND = KINDS.find((kind) => kind.kind === 'openai-compatible')!;
@@ -103,11 +112,6 @@ export function dropControl(root: string, name: string, document: Record<string,
   return dropJson(root, name, document);
 }
 
-/** The session of `requestId` on disk, or undefined. */
-export function sessionOfRequest(root: string, requestId: string) {
-  return readSessions(root).find((session) => session.requestId === requestId);
-}
-
 /** The control records of a session's journal. */
 export function controlRecords(root: string, sessionId: string): Array<Record<string, unknown>> {
   const text = readFileSync(path.join(root, 'system', 'sessions', sessionId, 'journal.jsonl'), 'utf8');
@@ -126,21 +130,14 @@ export function addAgentLines(root: string, agent: string, lines: string[]): voi
 }
 
 /** Waits until `requestId`'s result in `root` has `status`; on a timeout, the result and the daemon's stderr. */
-export function resultWith(
+export async function resultWith(
   root: string,
   daemon: DaemonProcess,
   requestId: string,
   status: string,
   timeoutMs = 30_000,
 ): Promise<Record<string, unknown>> {
-  return waitFor(
-    `${requestId} to be ${status}`,
-    () => {
-      const result = readResult(root, requestId) as Record<string, unknown> | null;
-      return result?.status === status ? result : null;
-    },
-    { timeoutMs, detail: () => `${JSON.stringify(readResult(root, requestId))}\n${daemon.stderrTail()}` },
-  );
+  return { ...(await waitForResult(root, requestId, { daemon, status, timeoutMs })) };
 }
 
 /** The audit entries of `sessionId` in `root`'s day logs, as written. */

@@ -7,10 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { cleanupAll, dropJson, runCli, type DaemonProcess } from '../daemon/daemon-helpers.js';
+import { dropJson, runCli, type DaemonProcess } from '../daemon/daemon-helpers.js';
 import { REQUEST_TEXT } from '../providers/example-app-responder.js';
 import type { ResponderLlmServer } from '../providers/responder-llm-server.js';
-import { removeTempFolders } from '../support/temp-dirs.js';
 import {
   callsTo,
   controlRecords,
@@ -19,6 +18,7 @@ import {
   startModelDaemon,
   resultWith as waitForStatus,
   sessionLogEntries,
+  stopModelTests,
 } from './control-helpers.js';
 
 let server: ResponderLlmServer;
@@ -37,11 +37,7 @@ beforeAll(async () => {
   daemon = await startModelDaemon(root);
 }, 240_000);
 
-afterAll(async () => {
-  await cleanupAll();
-  await server?.close();
-  removeTempFolders();
-});
+afterAll(() => stopModelTests(server));
 
 const resultWith = (requestId: string, status: string) => waitForStatus(root, daemon, requestId, status, 60_000);
 

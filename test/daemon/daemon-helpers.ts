@@ -326,6 +326,34 @@ export function readResult(root: string, requestId: string): ResultFile | null {
   }
 }
 
+/**
+ * Waits for `requestId`'s result in `root` (one with `status` when given); on a timeout, the
+ * failure shows the result as it was and the daemon's stderr.
+ */
+export function waitForResult(
+  root: string,
+  requestId: string,
+  options: { daemon: DaemonProcess; status?: string; timeoutMs?: number },
+): Promise<ResultFile> {
+  const what = options.status === undefined ? `the result of ${requestId}` : `${requestId} to be ${options.status}`;
+  return waitFor(
+    what,
+    () => {
+      const result = readResult(root, requestId);
+      return options.status === undefined || result?.status === options.status ? result : null;
+    },
+    {
+      timeoutMs: options.timeoutMs ?? 30_000,
+      detail: () => `${JSON.stringify(readResult(root, requestId))}\n${options.daemon.stderrTail()}`,
+    },
+  );
+}
+
+/** The session of `requestId` on disk, or undefined. */
+export function sessionOfRequest(root: string, requestId: string): SessionOnDisk | undefined {
+  return readSessions(root).find((session) => session.requestId === requestId);
+}
+
 export interface JournalLine {
   type: string;
   [key: string]: unknown;

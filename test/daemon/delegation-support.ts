@@ -17,12 +17,12 @@ import {
   answer,
   dropJson,
   makeRoot,
-  readResult,
   readSessions,
   startDaemon,
-  waitFor,
+  waitForResult,
   type DaemonProcess,
   type JournalLine,
+  type ResultFile,
   type SessionOnDisk,
 } from './daemon-helpers.js';
 
@@ -149,10 +149,8 @@ export async function runCase(setup: DelegationDaemon, name: string, scenario: S
     request_id: requestId,
     user: 'alice',
   });
-  const result = (await waitFor(`the result of ${requestId}`, () => readResult(setup.root, requestId), {
-    timeoutMs,
-    detail: () => setup.daemon.stderrTail(),
-  })) as ReturnType<typeof readResult> & Record<string, any>;
+  const result = (await waitForResult(setup.root, requestId, { daemon: setup.daemon, timeoutMs })) as ResultFile &
+    Record<string, any>;
   const sessions = readSessions(setup.root);
   const parent = sessions.find((session) => session.requestId === requestId)!;
   return { result, parent, sessions, requestId };
