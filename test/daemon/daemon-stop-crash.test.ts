@@ -23,6 +23,7 @@ import {
   readSessions,
   runCli,
   scriptedConfig,
+  sessionOfRequest,
   startDaemon,
   waitFor,
   writeScript,
@@ -79,10 +80,6 @@ async function assertConsistentRoot(root: string): Promise<void> {
   expect(verify.code, `govflow verify: ${verify.stdout}${verify.stderr}`).toBe(0);
 }
 
-function sessionOf(root: string, requestId: string) {
-  return readSessions(root).find((session) => session.requestId === requestId);
-}
-
 function detail(daemon: DaemonProcess) {
   return () =>
     `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nstderr:\n${daemon.stderrTail()}`;
@@ -98,16 +95,17 @@ describe('graceful stop', () => {
     // call takes 300 ms). The journal line alone appears before the first commit is through.
     await waitFor(
       'the first message committed and the second step running',
-      () => (sessionOf(root, 'graceful-1')?.messages.length ?? 0) >= 1 && daemon.stderr.includes('"step":"step 2"'),
+      () =>
+        (sessionOfRequest(root, 'graceful-1')?.messages.length ?? 0) >= 1 && daemon.stderr.includes('"step":"step 2"'),
       { detail: detail(daemon) },
     );
-    const atSignal = sessionOf(root, 'graceful-1')!.messages.length;
+    const atSignal = sessionOfRequest(root, 'graceful-1')!.messages.length;
     expect(atSignal).toBeLessThan(6);
     const exit = await daemon.stop('SIGTERM');
     expect(exit.code, daemon.stderrTail()).toBe(0);
     expect(exit.signal).toBeNull();
     // The step that was running when the signal came was committed, not thrown away.
-    expect(sessionOf(root, 'graceful-1')!.messages.length).toBeGreaterThan(atSignal);
+    expect(sessionOfRequest(root, 'graceful-1')!.messages.length).toBeGreaterThan(atSignal);
     await assertConsistentRoot(root);
 
     writeScript(root, exampleScript({ latencyMs: 20 }));
@@ -143,7 +141,8 @@ describe('graceful stop', () => {
     await waitFor(
       'the first message committed and the goal step running',
       () =>
-        (sessionOf(root, 'second-signal-1')?.messages.length ?? 0) >= 1 && daemon.stderr.includes('"step":"step 2"'),
+        (sessionOfRequest(root, 'second-signal-1')?.messages.length ?? 0) >= 1 &&
+        daemon.stderr.includes('"step":"step 2"'),
       { detail: detail(daemon), timeoutMs: 10_000 },
     );
     daemon.signal('SIGTERM');
@@ -154,7 +153,7 @@ describe('graceful stop', () => {
     expect(daemon.stderr).toContain('second stop signal: stopping now');
     expect(exit.signal).toBeNull();
     expect(exit.code, daemon.stderrTail()).toBe(0);
-    const stoppedAt = sessionOf(root, 'second-signal-1')!.messages.length;
+    const stoppedAt = sessionOfRequest(root, 'second-signal-1')!.messages.length;
     expect(stoppedAt, 'the session was interrupted before its end').toBeLessThan(6);
     expect(readResults(root)).toEqual([]);
     await assertConsistentRoot(root);
@@ -189,13 +188,13 @@ describe('graceful stop', () => {
     // The goal agent's (hanging) step has begun: a drain now has a step in flight to wait for.
     await waitFor(
       'the first message committed and the goal step running',
-      () => (sessionOf(root, 'grace-1')?.messages.length ?? 0) >= 1 && daemon.stderr.includes('"step":"step 2"'),
+      () => (sessionOfRequest(root, 'grace-1')?.messages.length ?? 0) >= 1 && daemon.stderr.includes('"step":"step 2"'),
       { detail: detail(daemon), timeoutMs: 10_000 },
     );
     const exit = await daemon.stop('SIGTERM', 10_000);
     expect(exit.code, daemon.stderrTail()).toBe(0);
     expect(daemon.stderr).toMatch(/grace period/);
-    expect(sessionOf(root, 'grace-1')!.messages.length).toBeLessThan(6);
+    expect(sessionOfRequest(root, 'grace-1')!.messages.length).toBeLessThan(6);
     await assertConsistentRoot(root);
 
     writeScript(root, exampleScript({ latencyMs: 10 }));
