@@ -3,6 +3,8 @@
  * agent's partial JSON as it arrives (`partial-json`), or a `protocol: none` agent's text as is.
  * Chunks since the last `message_start` always add up to a prefix of the answer; the end supplies
  * the rest, or starts over with a new `message_start` when what was sent is not a prefix of it.
+ * Once the answer's string is the one being written, its new characters are decoded as they come
+ * (OpenAnswer) instead of parsing the whole text again at every chunk: linear in the answer's length.
  */
 import { Allow, parse } from 'partial-json';
 import type { AgentDefinition } from '../governance/agent-definition.js';
@@ -43,7 +45,7 @@ export class AnswerStream {
   /** Text sent since the last message_start. */
   private sent = '';
   /** The model call now streaming the answer: its agent, whether free text, and its raw text so far; null: none. */
-  private call: { agent: string; freeText: boolean; raw: string } | null = null;
+  private call: { agent: string; freeText: boolean; raw: string; open: OpenAnswer | null } | null = null;
 
   constructor(private readonly emit: (frame: ChatFrame) => void) {}
 
@@ -56,7 +58,9 @@ export class AnswerStream {
     this.emit({ event: 'message_start', data: { turn: this.turn++ } });
     this.sent = '';
     this.call =
-      !held && definition && writesAnswer(definition) ? { agent, freeText: isFreeText(definition), raw: '' } : null;
+      !held && definition && writesAnswer(definition)
+        ? { agent, freeText: isFreeText(definition), raw: '', open: null }
+        : null;
   }
 
   /** Model text of `agent`: the answer's new part is sent. */
@@ -64,9 +68,22 @@ export class AnswerStream {
     const call = this.call;
     if (call === null || call.agent !== agent) return;
     call.raw += chunk;
-    const answer = call.freeText ? call.raw : partialAnswer(call.raw);
+    const answer = call.freeText ? call.raw : this.answerSoFar(call);
     if (answer === null || !answer.startsWith(this.sent) || answer.length === this.sent.length) return;
     this.text(answer.slice(this.sent.length));
+  }
+
+  /** The answer in the call's text so far: decoded on from where it was, once its string is found open at the end. */
+  private answerSoFar(call: { raw: string; open: OpenAnswer | null }): string | null {
+    if (call.open) {
+      const answer = call.open.advance(call.raw);
+      if (answer !== null) return answer;
+      call.open = null;
+    }
+    const answer = partialAnswer(call.raw);
+    if (answer === null) return null;
+    call.open = OpenAnswer.at(call.raw, answer);
+    return call.open ? call.open.advance(call.raw) : answer;
   }
 
   /** Text sent whole (a progress line). */
@@ -84,4 +101,69 @@ export class AnswerStream {
     }
     if (answer.length > this.sent.length) this.text(answer.slice(this.sent.length));
   }
+}
+
+/**
+ * The answer's JSON string while the model writes it: where its encoded characters resume and what
+ * they decoded to. A character is taken only whole: an escape once all of it is there, a surrogate
+ * pair's first half with its second (a chunk never ends in half an emoji). Once the closing quote
+ * is read the answer is whole and later text changes nothing.
+ */
+class OpenAnswer {
+  private constructor(
+    private next: number,
+    private decoded: string,
+    private closed: boolean,
+  ) {}
+
+  /** The answer's string, when `raw` ends inside it (as the answer `partialAnswer` found); null when it does not. */
+  static at(raw: string, answer: string): OpenAnswer | null {
+    let quote = raw.length - 1;
+    for (; quote >= 0; quote--) if (raw[quote] === '"' && !escaped(raw, quote)) break;
+    if (quote < 0 || !/"(?:answer|content)"\s*:\s*$/.test(raw.slice(Math.max(0, quote - 64), quote))) return null;
+    const open = new OpenAnswer(quote + 1, '', false);
+    const decoded = open.advance(raw);
+    return decoded !== null && answer.startsWith(decoded) && answer.length - decoded.length <= 1 ? open : null;
+  }
+
+  /** The answer with what `raw` added since; null when it is not JSON a string can hold (then parse the whole again). */
+  advance(raw: string): string | null {
+    if (this.closed) return this.decoded;
+    let end = this.next;
+    let closing = false;
+    while (end < raw.length) {
+      const char = raw.charCodeAt(end);
+      if (char === 0x22) {
+        closing = true;
+        break;
+      }
+      const size = char === 0x5c ? escapeLength(raw, end) : char >= 0xd800 && char <= 0xdbff ? 2 : 1;
+      if (end + size > raw.length) break;
+      end += size;
+    }
+    if (end > this.next) {
+      try {
+        this.decoded += JSON.parse(`"${raw.slice(this.next, end)}"`) as string;
+      } catch {
+        return null;
+      }
+      this.next = end;
+    }
+    this.closed = closing;
+    return this.decoded;
+  }
+}
+
+/** Whether the character at `at` follows an odd run of backslashes. */
+function escaped(raw: string, at: number): boolean {
+  let count = 0;
+  while (at - count - 1 >= 0 && raw[at - count - 1] === '\\') count++;
+  return count % 2 === 1;
+}
+
+/** The length of the escape at `at`: 2, 6 for \uXXXX, 12 for a surrogate pair's two (its halves are taken together). */
+function escapeLength(raw: string, at: number): number {
+  if (raw[at + 1] !== 'u') return 2;
+  const unit = Number.parseInt(raw.slice(at + 2, at + 6), 16);
+  return unit >= 0xd800 && unit <= 0xdbff ? 12 : 6;
 }

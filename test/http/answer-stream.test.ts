@@ -3,9 +3,12 @@
  * agent's partial JSON as it arrives, in whatever pieces the model writes it, nothing of other
  * agents, a `protocol: none` agent's text as is, and the end's remainder or a fresh start.
  */
-import { describe, expect, it } from 'vitest';
+import * as partialJson from 'partial-json';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentDefinition } from '../../src/governance/agent-definition.js';
 import { AnswerStream, partialAnswer, type ChatFrame } from '../../src/http/answer-stream.js';
+
+vi.mock('partial-json', { spy: true });
 
 const agent = (fields: Partial<AgentDefinition> & { protocol?: string }) =>
   ({ name: 'final_agent', next: [], ...fields }) as unknown as AgentDefinition;
@@ -91,5 +94,50 @@ describe('the streamed answer', () => {
     });
     expect(frames[1]).toEqual({ event: 'content_chunk', data: { chunk: 'Planned 2 tasks\n\n' } });
     expect(afterLastStart).toBe('Done.');
+  });
+
+  it('sends escapes and emoji whole, however the model splits them, and each chunk is whole characters', () => {
+    const answer = 'Quote " slash \\ tab \t newline \n ünï \u0001 emoji 😀 and 👍🏽 done';
+    const encodings = [
+      JSON.stringify({ output: { content: { answer } } }),
+      // The same answer with every non-ASCII character as \u escapes (surrogate pairs as two).
+      JSON.stringify({ output: { content: answer } }).replace(
+        /[\u007f-\uffff]/g,
+        (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      ),
+    ];
+    for (const raw of encodings) {
+      for (const size of [1, 2, 5]) {
+        const { frames, text } = run((stream) => {
+          stream.modelCall('final_agent', agent({}), false);
+          for (let at = 0; at < raw.length; at += size) stream.modelText('final_agent', raw.slice(at, at + size));
+        });
+        expect(text, `${raw.slice(0, 30)}… in pieces of ${size}`).toBe(answer);
+        for (const frame of frames) {
+          if (frame.event !== 'content_chunk') continue;
+          // No chunk ends in half a surrogate pair or begins with the other half.
+          expect(frame.data.chunk).toBe(Buffer.from(frame.data.chunk, 'utf8').toString('utf8'));
+        }
+      }
+    }
+  });
+
+  it('parses the text whole only until the answer is found: a long answer streamed a character at a time stays linear', () => {
+    const parse = vi.mocked(partialJson.parse);
+    parse.mockClear();
+    const answer = 'All good. '.repeat(5_000);
+    const raw = JSON.stringify({
+      message_id: null,
+      output: { content_type: 'final_report', content: { answer } },
+      status: { code: 'success', message: 'Assembled' },
+    });
+    const { text } = run((stream) => {
+      stream.modelCall('final_agent', agent({}), false);
+      for (let at = 0; at < raw.length; at += 1) stream.modelText('final_agent', raw[at]!);
+      stream.finish(answer);
+    });
+    expect(text).toBe(answer);
+    // Once per character up to the answer's opening quote (about 80), not once per character of its 50,000.
+    expect(parse.mock.calls.length).toBeLessThan(200);
   });
 });
