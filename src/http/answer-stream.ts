@@ -68,22 +68,23 @@ export class AnswerStream {
     const call = this.call;
     if (call === null || call.agent !== agent) return;
     call.raw += chunk;
-    const answer = call.freeText ? call.raw : this.answerSoFar(call);
-    if (answer === null || !answer.startsWith(this.sent) || answer.length === this.sent.length) return;
-    this.text(answer.slice(this.sent.length));
-  }
-
-  /** The answer in the call's text so far: decoded on from where it was, once its string is found open at the end. */
-  private answerSoFar(call: { raw: string; open: OpenAnswer | null }): string | null {
     if (call.open) {
-      const answer = call.open.advance(call.raw);
-      if (answer !== null) return answer;
+      // The answer's string is being written: only the chunk is decoded, and its characters sent.
+      const piece = call.open.add(chunk);
+      if (piece !== null) {
+        if (piece.length > 0) this.text(piece);
+        return;
+      }
       call.open = null;
     }
-    const answer = partialAnswer(call.raw);
-    if (answer === null) return null;
-    call.open = OpenAnswer.at(call.raw, answer);
-    return call.open ? call.open.advance(call.raw) : answer;
+    let answer = call.freeText ? call.raw : partialAnswer(call.raw);
+    if (answer === null || !answer.startsWith(this.sent)) return;
+    if (!call.freeText) {
+      // Found open at the end of the text, the answer goes on from what was sent, a chunk at a time.
+      const open = OpenAnswer.at(call.raw, answer);
+      if (open && open.decoded.startsWith(this.sent)) [call.open, answer] = [open.opener, open.decoded];
+    }
+    if (answer.length > this.sent.length) this.text(answer.slice(this.sent.length));
   }
 
   /** Text sent whole (a progress line). */
@@ -104,53 +105,53 @@ export class AnswerStream {
 }
 
 /**
- * The answer's JSON string while the model writes it: where its encoded characters resume and what
- * they decoded to. A character is taken only whole: an escape once all of it is there, a surrogate
- * pair's first half with its second (a chunk never ends in half an emoji). Once the closing quote
- * is read the answer is whole and later text changes nothing.
+ * The answer's JSON string while the model writes it, decoded a chunk at a time: a character is
+ * taken only whole (an escape once all of it is there, a surrogate pair's first half with its
+ * second: a chunk never ends in half an emoji), and what is not whole yet waits for the next chunk.
+ * Once the closing quote is read the answer is whole and later text adds nothing.
  */
 class OpenAnswer {
-  private constructor(
-    private next: number,
-    private decoded: string,
-    private closed: boolean,
-  ) {}
+  /** Encoded characters not decoded yet (an escape or pair cut by the chunk's end). */
+  private pending = '';
+  private closed = false;
 
-  /** The answer's string, when `raw` ends inside it (as the answer `partialAnswer` found); null when it does not. */
-  static at(raw: string, answer: string): OpenAnswer | null {
+  /** The answer's string when `raw` ends inside it (the answer `partialAnswer` found there, give or take a half character). */
+  static at(raw: string, answer: string): { opener: OpenAnswer; decoded: string } | null {
     let quote = raw.length - 1;
     for (; quote >= 0; quote--) if (raw[quote] === '"' && !escaped(raw, quote)) break;
     if (quote < 0 || !/"(?:answer|content)"\s*:\s*$/.test(raw.slice(Math.max(0, quote - 64), quote))) return null;
-    const open = new OpenAnswer(quote + 1, '', false);
-    const decoded = open.advance(raw);
-    return decoded !== null && answer.startsWith(decoded) && answer.length - decoded.length <= 1 ? open : null;
+    const opener = new OpenAnswer();
+    const decoded = opener.add(raw.slice(quote + 1));
+    return decoded !== null && answer.startsWith(decoded) && answer.length - decoded.length <= 1
+      ? { opener, decoded }
+      : null;
   }
 
-  /** The answer with what `raw` added since; null when it is not JSON a string can hold (then parse the whole again). */
-  advance(raw: string): string | null {
-    if (this.closed) return this.decoded;
-    let end = this.next;
+  /** What `chunk` adds to the answer; null when it is not JSON a string can hold (then the whole is parsed again). */
+  add(chunk: string): string | null {
+    if (this.closed) return '';
+    const text = this.pending + chunk;
+    let end = 0;
     let closing = false;
-    while (end < raw.length) {
-      const char = raw.charCodeAt(end);
+    while (end < text.length) {
+      const char = text.charCodeAt(end);
       if (char === 0x22) {
         closing = true;
         break;
       }
-      const size = char === 0x5c ? escapeLength(raw, end) : char >= 0xd800 && char <= 0xdbff ? 2 : 1;
-      if (end + size > raw.length) break;
+      const size = char === 0x5c ? escapeLength(text, end) : char >= 0xd800 && char <= 0xdbff ? 2 : 1;
+      if (end + size > text.length) break;
       end += size;
     }
-    if (end > this.next) {
-      try {
-        this.decoded += JSON.parse(`"${raw.slice(this.next, end)}"`) as string;
-      } catch {
-        return null;
-      }
-      this.next = end;
+    let piece: string;
+    try {
+      piece = end > 0 ? (JSON.parse(`"${text.slice(0, end)}"`) as string) : '';
+    } catch {
+      return null;
     }
+    this.pending = closing ? '' : text.slice(end);
     this.closed = closing;
-    return this.decoded;
+    return piece;
   }
 }
 
