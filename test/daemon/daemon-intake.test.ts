@@ -184,7 +184,9 @@ describe('govflow start: files that cannot be requests', () => {
 
 describe('govflow start: ignored names and in-place writers', () => {
   it('leaves temporary names alone until they are renamed, and waits for a writer to finish', async () => {
-    const root = makeRoot('timezone: UTC\nintake:\n  settle_ms: 600\n');
+    // settle_ms far above the writer's pause below: on a loaded 2-core CI machine this test's 200 ms
+    // timer can fire late, and with settle_ms 600 the daemon once rightly took the half-written file.
+    const root = makeRoot('timezone: UTC\nintake:\n  settle_ms: 1500\n');
     const daemon = await startDaemon(root);
     const ignored = ['.hidden', 'notes.tmp', 'notes.part', 'notes.swp', 'notes~'];
     for (const name of ignored) writeFileSync(path.join(inboxOf(root), name), `Summarise the note called ${name}.`);
@@ -211,7 +213,7 @@ describe('govflow start: ignored names and in-place writers', () => {
     const half = Math.floor(whole.length / 2);
     const fd = openSync(path.join(inboxOf(root), 'in-place.txt'), 'w');
     writeSync(fd, whole.slice(0, half));
-    await sleep(200); // the writer's pause (a third of settle_ms), not a wait for the daemon
+    await sleep(200); // the writer's pause (under a seventh of settle_ms), not a wait for the daemon
     writeSync(fd, whole.slice(half));
     closeSync(fd);
     const result = await resultFor(daemon, 'in-place.txt');
