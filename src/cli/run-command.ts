@@ -150,7 +150,7 @@ export const runCommand: CommandDefinition = {
     for (;;) {
       try {
         const provider =
-          recordDir !== undefined ? createProvider(loadConfig(root, io.env), io.env, { recordDir }) : undefined;
+          recordDir !== undefined ? await createProvider(loadConfig(root, io.env), io.env, { recordDir }) : undefined;
         runtime = await openRuntime(root, { env: io.env, log: undefined, owner: 'run', provider });
         break;
       } catch (error) {

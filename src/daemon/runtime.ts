@@ -69,7 +69,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const config = loadConfig(root, env);
   const { source: governance, warnings } = GovernanceSource.load(config);
   // Bare: the runner puts it inside the retry wrapper (src/pipeline/step-attempts.ts).
-  const provider = options.provider ?? createProvider(config, env);
+  const provider = options.provider ?? (await createProvider(config, env));
   const lock = options.owner === undefined ? null : await RootLock.acquire(config.paths.state, options.owner);
   let audit: AuditLogWriter | null = null;
   let checkpoints: CheckpointWriter | null = null;

@@ -12,7 +12,8 @@ import {
 } from 'ai';
 import { AnswerBudget, checkAnswerSize } from './answer-size-limit.js';
 import type { LlmRequest, LlmToolCall, LlmUsage } from './provider.js';
-import { sdkToolSet, toolCallOf, toolNameTable, toolTurnMessages, type ToolNameTable } from './ai-sdk-tools.js';
+import { sdkToolSet, toolCallOf, toolTurnMessages } from './ai-sdk-tools.js';
+import { toolNameTable, type ToolNameTable } from './tool-names.js';
 import { GovflowError } from '../errors.js';
 
 /** What one successful attempt produced; the adapter adds provider and attempt count. */

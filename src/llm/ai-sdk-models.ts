@@ -2,7 +2,7 @@
  * Which AI SDK package serves each provider kind and how it is configured, checked when the
  * adapter is created. Only the configured kind's package is loaded, on the first call.
  */
-import { defaultSettingsMiddleware, wrapLanguageModel, type LanguageModel } from 'ai';
+import type { LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
 
 /** The real providers this adapter speaks to (dry-run and scripted live elsewhere). */
@@ -41,9 +41,7 @@ export const NATIVE_JSON_MODE_BY_KIND: Readonly<Record<AiSdkProviderKind, boolea
  * for others) and keeps nothing on OpenAI's side (`store: false`, as with Chat Completions): each call
  * carries its whole conversation, so no stored response is ever needed.
  */
-const OPENAI_RESPONSES_SETTINGS = defaultSettingsMiddleware({
-  settings: { providerOptions: { openai: { reasoningSummary: 'auto', store: false } } },
-});
+const OPENAI_RESPONSES_SETTINGS = { providerOptions: { openai: { reasoningSummary: 'auto', store: false } } } as const;
 
 /** What `createModelFactory` needs; a subset of the adapter settings. */
 export interface ModelFactorySettings {
@@ -93,8 +91,11 @@ export function createModelFactory(settings: ModelFactorySettings): (modelId: st
       const openai = once(async () => (await import('@ai-sdk/openai')).createOpenAI({ apiKey, baseURL, fetch }));
       // The Responses API: the only one that returns reasoning summaries (SPEC §24). Gateways that
       // speak only Chat Completions are the `openai-compatible` kind.
-      return async (modelId) =>
-        wrapLanguageModel({ model: (await openai()).responses(modelId), middleware: OPENAI_RESPONSES_SETTINGS });
+      return async (modelId) => {
+        const { defaultSettingsMiddleware, wrapLanguageModel } = await import('ai');
+        const middleware = defaultSettingsMiddleware({ settings: OPENAI_RESPONSES_SETTINGS });
+        return wrapLanguageModel({ model: (await openai()).responses(modelId), middleware });
+      };
     }
     case 'openai-compatible':
     case 'ollama': {

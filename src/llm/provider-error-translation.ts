@@ -6,23 +6,6 @@ import { APICallError, RetryError } from 'ai';
 import { ProviderError } from '../errors.js';
 import { isRetryableStatus, parseRetryAfterMs } from '../backoff.js';
 
-/** A `ProviderError` that also says how many attempts were made (for the audit entry). */
-export class ProviderCallError extends ProviderError {
-  readonly attempts: number;
-  /** The session deadline (`LlmRequest.deadlineMs`) ended the call. */
-  readonly deadlinePassed: boolean;
-  constructor(error: ProviderError, attempts: number, deadlinePassed = false) {
-    const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-    // A self-contained message (a replay miss, never retried) ends with its diff: nothing after it.
-    super(error.selfContained && attempts === 1 ? error.message : `${error.message} (after ${tries})`, {
-      ...error,
-      cause: error.cause,
-    });
-    this.attempts = attempts;
-    this.deadlinePassed = deadlinePassed;
-  }
-}
-
 /** Longest excerpt of a response body an error carries. */
 export const BODY_EXCERPT_MAX_CHARS = 300;
 

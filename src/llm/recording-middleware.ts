@@ -2,17 +2,10 @@
  * An AI SDK middleware that records exactly what the model returned into the capture slot the
  * recording provider opens around each call (AsyncLocalStorage); outside one it does nothing.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LanguageModelV3Content, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
 import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
 import type { RecordedAnswer, RecordedToolCall } from './cassette-format.js';
-
-/** Where the middleware puts the answer of the call being recorded (the last successful attempt wins). */
-export interface CaptureSlot {
-  answer: RecordedAnswer | null;
-}
-
-export const captureSlots = new AsyncLocalStorage<CaptureSlot>();
+import { captureSlots } from './capture-slots.js';
 
 function usageOf(usage: LanguageModelV3Usage | undefined): RecordedAnswer['usage'] {
   return {

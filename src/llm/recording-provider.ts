@@ -15,7 +15,7 @@ import {
   type Cassette,
   type RecordedAnswer,
 } from './cassette-format.js';
-import { captureSlots, type CaptureSlot } from './recording-middleware.js';
+import { captureSlots, type CaptureSlot } from './capture-slots.js';
 import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 /** Keeps a cassette in memory and on disk at `file`. */

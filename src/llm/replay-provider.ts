@@ -18,7 +18,7 @@ import {
   type RecordedToolCall,
 } from './cassette-format.js';
 import { countChangedLines, lineDiff } from './line-diff.js';
-import { toolNameTable } from './ai-sdk-tools.js';
+import { toolNameTable } from './tool-names.js';
 import {
   PROVIDER_INTERFACE_VERSION,
   type LlmProvider,

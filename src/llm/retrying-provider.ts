@@ -8,7 +8,7 @@ import { findAnswerTooLarge } from './answer-size-limit.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ConfigError, ProviderError, errorMessage } from '../errors.js';
 import { DEFAULT_BACKOFF, abortableSleep, retryDelayMs } from '../backoff.js';
-import { ProviderCallError } from './provider-error-translation.js';
+import { ProviderCallError } from './provider-call-error.js';
 import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 /** setTimeout's largest delay; a longer one would fire at once. */

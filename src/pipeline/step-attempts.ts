@@ -5,7 +5,7 @@ import { raceAbort } from '../abort-race.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ProviderError, errorMessage } from '../errors.js';
 import { findAnswerTooLarge } from '../llm/answer-size-limit.js';
-import { ProviderCallError } from '../llm/provider-error-translation.js';
+import { ProviderCallError } from '../llm/provider-call-error.js';
 import type { LlmProvider, LlmToolCall } from '../llm/provider.js';
 import { isRetrying, retrySettings, withRetries } from '../llm/retrying-provider.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';

@@ -50,12 +50,12 @@ function copyRoot(root: string): string {
   return copy;
 }
 
-function providerFor(
+async function providerFor(
   testCase: TestCase,
   copy: string,
   options: RunCaseOptions,
   stagingFile: string,
-): { provider: LlmProvider; replay: ReplayProvider | null; recorder: CassetteRecorder | null } {
+): Promise<{ provider: LlmProvider; replay: ReplayProvider | null; recorder: CassetteRecorder | null }> {
   if (!options.update) {
     try {
       const replay = ReplayProvider.fromTarget(testCase.cassette);
@@ -80,7 +80,7 @@ function providerFor(
   }
   const recorder = new CassetteRecorder(stagingFile);
   return {
-    provider: recordingProvider(createProvider(config, options.env, { recordDir: null }), recorder),
+    provider: recordingProvider(await createProvider(config, options.env, { recordDir: null }), recorder),
     replay: null,
     recorder,
   };
@@ -106,7 +106,7 @@ export async function runTestCase(root: string, testCase: TestCase, options: Run
   try {
     let parts;
     try {
-      parts = providerFor(testCase, copy, options, path.join(staging, 'cassette.json'));
+      parts = await providerFor(testCase, copy, options, path.join(staging, 'cassette.json'));
     } catch (error) {
       return report([
         { what: 'cassette', detail: error instanceof ConfigError ? error.describe() : errorMessage(error) },

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { AI_SDK_PROVIDER_KINDS, isAiSdkProviderKind } from '../../src/llm/ai-sdk-models.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
-import { ProviderCallError } from '../../src/llm/provider-error-translation.js';
+import { ProviderCallError } from '../../src/llm/provider-call-error.js';
 import {
   createAiSdkProvider,
   type AiSdkProviderSettings,

@@ -6,7 +6,7 @@ import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/errors.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
-import { ProviderCallError } from '../../src/llm/provider-error-translation.js';
+import { ProviderCallError } from '../../src/llm/provider-call-error.js';
 import { withConnectionNotes } from '../../src/llm/node-http-fetch.js';
 import { expectStaleSocketNote } from './stale-socket-note.js';
 import {

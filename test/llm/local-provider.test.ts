@@ -130,7 +130,7 @@ describe('model files', () => {
     expect(header).toMatchObject({ version: 3, architecture: 'llama' });
   });
 
-  it('say in one line how to install node-llama-cpp when it is missing', () => {
+  it('say in one line how to install node-llama-cpp when it is missing', async () => {
     const root = makeTempFolder('govflow-local-root-');
     writeTinyGguf(path.join(root, 'tiny.gguf'));
     writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider: { kind: local, model: tiny.gguf }\n');
@@ -138,7 +138,7 @@ describe('model files', () => {
     const empty = makeTempFolder('govflow-no-llama-');
     let error: unknown;
     try {
-      createProvider(config, { GOVFLOW_NODE_LLAMA_CPP_DIR: empty });
+      await createProvider(config, { GOVFLOW_NODE_LLAMA_CPP_DIR: empty });
     } catch (caught) {
       error = caught;
     }
@@ -181,7 +181,7 @@ describe.skipIf(skipped)('a real tiny model through node-llama-cpp', () => {
   let root: string;
   let provider: LocalProvider;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     root = makeTempFolder('govflow-local-model-');
     mkdirSync(path.join(root, 'models'));
     writeTinyGguf(path.join(root, 'models', 'tiny.gguf'));
@@ -189,7 +189,9 @@ describe.skipIf(skipped)('a real tiny model through node-llama-cpp', () => {
       path.join(root, 'govflow.config.yaml'),
       'provider:\n  kind: local\n  model: models/tiny.gguf\n  local: { threads: 1, context_size: 512 }\n',
     );
-    provider = createProvider(loadConfig(root, {}), { GOVFLOW_NODE_LLAMA_CPP_DIR: moduleDir! }) as LocalProvider;
+    provider = (await createProvider(loadConfig(root, {}), {
+      GOVFLOW_NODE_LLAMA_CPP_DIR: moduleDir!,
+    })) as LocalProvider;
     expect(provider.kind).toBe('local');
   });
 

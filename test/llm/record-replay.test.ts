@@ -18,7 +18,8 @@ import {
 } from '../../src/llm/cassette-format.js';
 import { createProvider } from '../../src/llm/create-provider.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
-import { captureSlots, withRecording, type CaptureSlot } from '../../src/llm/recording-middleware.js';
+import { captureSlots, type CaptureSlot } from '../../src/llm/capture-slots.js';
+import { withRecording } from '../../src/llm/recording-middleware.js';
 import { CassetteRecorder, recordingProvider } from '../../src/llm/recording-provider.js';
 import { ReplayMissError } from '../../src/llm/replay-miss.js';
 import { ReplayProvider } from '../../src/llm/replay-provider.js';
@@ -173,7 +174,7 @@ describe('configuration', () => {
   it('llm.record wraps the configured provider and kind replay reads provider.replay.dir', async () => {
     const root = makeTempFolder('govflow-record-root-');
     writeFileSync(path.join(root, 'govflow.config.yaml'), 'llm: { record: cassettes }\n');
-    const recorded = createProvider(loadConfig(root, {}), {});
+    const recorded = await createProvider(loadConfig(root, {}), {});
     expect(recorded.kind).toBe('dry-run');
     expect(recorded.synthetic).toBe(true);
     const expectation = {
@@ -190,7 +191,7 @@ describe('configuration', () => {
       path.join(root, 'govflow.config.yaml'),
       'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: fail }\n',
     );
-    const replay = createProvider(loadConfig(root, {}), {});
+    const replay = await createProvider(loadConfig(root, {}), {});
     expect(replay.kind).toBe('replay');
     expect((await replay.generate(request({ expectation }))).text).toBe(answer.text);
     writeFileSync(
@@ -199,7 +200,7 @@ describe('configuration', () => {
     );
     expect(() => loadConfig(root, {})).toThrow(/on_miss/);
     writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider: { kind: replay }\n');
-    expect(() => createProvider(loadConfig(root, {}), {})).toThrow(/add provider.replay: \{ dir:/);
+    await expect(createProvider(loadConfig(root, {}), {})).rejects.toThrow(/add provider.replay: \{ dir:/);
   });
 });
 

@@ -4,7 +4,7 @@
  * non-retryable errors fail at once, and the failure says how many attempts were made.
  */
 import { describe, expect, it } from 'vitest';
-import { ProviderCallError } from '../../src/llm/provider-error-translation.js';
+import { ProviderCallError } from '../../src/llm/provider-call-error.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
 import { innermostProvider, withRetries } from '../../src/llm/retrying-provider.js';
 import { ScriptedProvider, type ScriptedResponse } from '../../src/llm/scripted-provider.js';
