@@ -53,7 +53,8 @@ describe('a folder as one sighting', () => {
 
   it('lets the intake take a folder written in place only once it stops changing', async () => {
     const { paths } = makeRoot();
-    const { intake, recorded } = makeIntake(paths, { settleMs: 600, attachments: LIMITS });
+    // The writer's pace (150 ms) a tenth of the settle time: a loaded machine cannot stretch it into a settled folder.
+    const { intake, recorded } = makeIntake(paths, { settleMs: 1_500, attachments: LIMITS });
     await intake.start();
     const folder = path.join(paths.inbox, 'in-place');
     mkdirSync(folder);
