@@ -4,7 +4,8 @@
  * Chunks since the last `message_start` always add up to a prefix of the answer; the end supplies
  * the rest, or starts over with a new `message_start` when what was sent is not a prefix of it.
  * Once the answer's string is the one being written, its new characters are decoded as they come
- * (OpenAnswer) instead of parsing the whole text again at every chunk: linear in the answer's length.
+ * (OpenAnswer) instead of parsing the whole text again at every chunk; free text goes out chunk by
+ * chunk while all that was sent came from it: linear in the answer's length either way.
  */
 import { Allow, parse } from 'partial-json';
 import type { AgentDefinition } from '../governance/agent-definition.js';
@@ -44,8 +45,19 @@ export class AnswerStream {
   private turn = 0;
   /** Text sent since the last message_start. */
   private sent = '';
-  /** The model call now streaming the answer: its agent, whether free text, and its raw text so far; null: none. */
-  private call: { agent: string; freeText: boolean; raw: string; open: OpenAnswer | null } | null = null;
+  /**
+   * The model call now streaming the answer: its agent, whether free text, and its raw text so far;
+   * for free text, whether all that was sent is that text (`inStep`) but what is `held` (a trailing
+   * surrogate pair's first half, sent with the next chunk); null: none.
+   */
+  private call: {
+    agent: string;
+    freeText: boolean;
+    raw: string;
+    open: OpenAnswer | null;
+    inStep: boolean;
+    held: string;
+  } | null = null;
 
   constructor(private readonly emit: (frame: ChatFrame) => void) {}
 
@@ -59,7 +71,7 @@ export class AnswerStream {
     this.sent = '';
     this.call =
       !held && definition && writesAnswer(definition)
-        ? { agent, freeText: isFreeText(definition), raw: '', open: null }
+        ? { agent, freeText: isFreeText(definition), raw: '', open: null, inStep: true, held: '' }
         : null;
   }
 
@@ -68,27 +80,44 @@ export class AnswerStream {
     const call = this.call;
     if (call === null || call.agent !== agent) return;
     call.raw += chunk;
+    if (call.freeText) {
+      if (!call.inStep) {
+        // A progress line went out since: on once the text goes on from all that was sent.
+        if (!call.raw.startsWith(this.sent)) return;
+        [call.inStep, call.held, chunk] = [true, '', call.raw.slice(this.sent.length)];
+      }
+      // All that was sent since message_start is this text: the chunk goes on from it, but half an emoji.
+      let piece = call.held + chunk;
+      const last = piece.charCodeAt(piece.length - 1);
+      call.held = last >= 0xd800 && last <= 0xdbff ? piece.slice(-1) : '';
+      if (call.held !== '') piece = piece.slice(0, -1);
+      if (piece.length > 0) this.send(piece);
+      return;
+    }
     if (call.open) {
       // The answer's string is being written: only the chunk is decoded, and its characters sent.
       const piece = call.open.add(chunk);
       if (piece !== null) {
-        if (piece.length > 0) this.text(piece);
+        if (piece.length > 0) this.send(piece);
         return;
       }
       call.open = null;
     }
-    let answer = call.freeText ? call.raw : partialAnswer(call.raw);
+    let answer = partialAnswer(call.raw);
     if (answer === null || !answer.startsWith(this.sent)) return;
-    if (!call.freeText) {
-      // Found open at the end of the text, the answer goes on from what was sent, a chunk at a time.
-      const open = OpenAnswer.at(call.raw, answer);
-      if (open && open.decoded.startsWith(this.sent)) [call.open, answer] = [open.opener, open.decoded];
-    }
-    if (answer.length > this.sent.length) this.text(answer.slice(this.sent.length));
+    // Found open at the end of the text, the answer goes on from what was sent, a chunk at a time.
+    const open = OpenAnswer.at(call.raw, answer);
+    if (open && open.decoded.startsWith(this.sent)) [call.open, answer] = [open.opener, open.decoded];
+    if (answer.length > this.sent.length) this.send(answer.slice(this.sent.length));
   }
 
-  /** Text sent whole (a progress line). */
+  /** Text sent whole (a progress line): a free-text answer after it is compared with what was sent again. */
   text(chunk: string): void {
+    if (this.call) this.call.inStep = false;
+    this.send(chunk);
+  }
+
+  private send(chunk: string): void {
     this.sent += chunk;
     this.emit({ event: 'content_chunk', data: { chunk } });
   }
@@ -100,7 +129,7 @@ export class AnswerStream {
       this.emit({ event: 'message_start', data: { turn: this.turn++ } });
       this.sent = '';
     }
-    if (answer.length > this.sent.length) this.text(answer.slice(this.sent.length));
+    if (answer.length > this.sent.length) this.send(answer.slice(this.sent.length));
   }
 }
 

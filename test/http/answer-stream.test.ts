@@ -140,4 +140,52 @@ describe('the streamed answer', () => {
     // Once per character up to the answer's opening quote (about 80), not once per character of its 50,000.
     expect(parse.mock.calls.length).toBeLessThan(200);
   });
+
+  it("sends a protocol: none agent's chunks as they come, linear in its length, never half an emoji", () => {
+    const piece = 'Plain words 😀 and {braces} — ';
+    const answer = piece.repeat(2_000);
+    // Counted by hand: a spy would keep every receiver, each a copy of the text so far.
+    const startsWith = String.prototype.startsWith;
+    let compared = 0;
+    String.prototype.startsWith = function (this: string, ...args: Parameters<typeof startsWith>) {
+      compared++;
+      return startsWith.apply(this, args);
+    };
+    let frames: ChatFrame[];
+    let text: string;
+    try {
+      ({ frames, text } = run((stream) => {
+        stream.modelCall('writer', agent({ name: 'writer', protocol: 'none' }), false);
+        for (let at = 0; at < answer.length; at += 1) stream.modelText('writer', answer[at]!);
+        stream.finish(answer);
+      }));
+    } finally {
+      String.prototype.startsWith = startsWith;
+    }
+    expect(text).toBe(answer);
+    // The text is not compared with all that was sent at every chunk (60,000 comparisons before).
+    expect(compared).toBeLessThan(10);
+    const chunks = frames.flatMap((frame) => (frame.event === 'content_chunk' ? [frame.data.chunk] : []));
+    expect(chunks.length).toBe(answer.length - 2_000);
+    for (const chunk of chunks) expect(chunk).toBe(Buffer.from(chunk, 'utf8').toString('utf8'));
+  });
+
+  it('goes on with free text after a progress line once the text continues all that was sent', () => {
+    const { frames, text } = run((stream) => {
+      stream.modelCall('writer', agent({ name: 'writer', protocol: 'none' }), false);
+      stream.modelText('writer', 'First ');
+      stream.text('(progress) ');
+      stream.modelText('writer', 'part');
+      stream.finish('First part, then the end.');
+    });
+    // What was sent stopped being a prefix of the text: the end starts over with the whole answer.
+    expect(frames.map((frame) => frame.event)).toEqual([
+      'message_start',
+      'content_chunk',
+      'content_chunk',
+      'message_start',
+      'content_chunk',
+    ]);
+    expect(text).toBe('First (progress) First part, then the end.');
+  });
 });
