@@ -135,4 +135,11 @@ begin
   return jsonb_build_object('fenced', to_jsonb(fenced), 'hashes', hashes);
 end
 $fn$;
+-- Every statement above takes its parameters from the writes' JSON, whose row counts no planner
+-- can estimate: one generic plan per connection serves as well as a custom plan at every call.
+alter function $schema.commit_writes(text, jsonb, jsonb, text, text) set plan_cache_mode = force_generic_plan;
+-- Every write updates its session's row (the manifest): rows kept narrow (the request, result and
+-- manifest documents out of line) and pages with room update in place (HOT), without touching the
+-- row's five indexes or rewriting its unchanged documents.
+alter table $schema.sessions set (fillfactor = 70, toast_tuple_target = 256);
 `;
