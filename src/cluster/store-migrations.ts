@@ -347,9 +347,9 @@ create trigger sessions_refuse_deleted before insert on $schema.sessions
   },
   {
     version: 11,
-    name: 'commit_writes: set-based, a fixed number of statements per group commit',
+    name: 'commit_writes set-based; sessions rows narrow, with room for in-place updates',
     // Same arguments, result and guarantees as version 2's (an older daemon still calls it alike);
-    // about a third of the statements per commit (commit-writes-sql.ts, issue 55).
+    // about half the statements per commit (commit-writes-sql.ts, issue 55).
     sql: COMMIT_WRITES_SET_BASED,
   },
 ]);
