@@ -13,7 +13,7 @@ import { listLogFiles } from '../audit/audit-log-reader.js';
 import { fsyncDirectoryAsync } from '../store/append-only-file.js';
 import { fdatasyncAsync } from '../store/atomic-file.js';
 import { ConfigError } from '../errors.js';
-import { quoteIdentifier } from './postgres-connection.js';
+import { prepared, quoteIdentifier } from './postgres-connection.js';
 import { coalesced } from './coalesced-run.js';
 
 const LAST_HASH = /\[ENTRY_HASH: ([0-9a-f]{64})\]\n---\n$/;
@@ -22,6 +22,7 @@ const BATCH = 500;
 export class ChainProjection {
   private position = 0;
   private readonly table: string;
+  private readonly batchStatement: { name: string; text: string };
 
   constructor(
     private readonly pool: pg.Pool,
@@ -32,6 +33,9 @@ export class ChainProjection {
     private readonly onEntries: (entries: Array<{ sessionId: string; entry: string; hash: string }>) => void = () => {},
   ) {
     this.table = `${quoteIdentifier(schema)}.audit_entries`;
+    this.batchStatement = prepared(
+      `select position, day, entry, session_id, hash from ${this.table} where position > $1 order by position limit ${BATCH}`,
+    );
   }
 
   /** Finds where the files end in the chain (cutting a torn tail); throws ConfigError on foreign logs. */
@@ -71,10 +75,7 @@ export class ChainProjection {
       entry: string;
       session_id: string;
       hash: string;
-    }>(
-      `select position, day, entry, session_id, hash from ${this.table} where position > $1 order by position limit ${BATCH}`,
-      [this.position],
-    );
+    }>({ ...this.batchStatement, values: [this.position] });
     if (rows.rows.length === 0) return false;
     // Runs of consecutive entries of one day become one write each.
     let start = 0;

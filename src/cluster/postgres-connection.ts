@@ -1,4 +1,5 @@
 /** The connection pool of cluster mode, and the error (exit 2) when Postgres cannot be reached at start. */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { GovflowError, errorMessage } from '../errors.js';
@@ -53,6 +54,15 @@ export function quoteIdentifier(name: string): string {
 export function tablesOf(schema: string): (name: string) => string {
   const quoted = quoteIdentifier(schema);
   return (name) => `${quoted}.${name}`;
+}
+
+/**
+ * A hot query as a named prepared statement: each pooled connection parses and plans it once, not
+ * at every call as an unnamed one (issue 55: planning was a tenth of Postgres's CPU in a cluster
+ * session). The name is derived from the text, so two texts never share one.
+ */
+export function prepared(text: string): { name: string; text: string } {
+  return { name: `govflow_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
 }
 
 /** Runs `work` in one transaction on one client: committed when it resolves, rolled back when it throws. */

@@ -4,7 +4,7 @@
  * claimable row `FOR UPDATE SKIP LOCKED` and bumps its epoch, which fences every later write.
  */
 import type pg from 'pg';
-import { inTransaction, tablesOf } from './postgres-connection.js';
+import { inTransaction, prepared, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
 import type { QueuedControl } from './store-controls.js';
 import type { RequestLimits } from '../intake/request-limits.js';
@@ -91,6 +91,8 @@ export type EnqueueOutcome =
 export class SessionLeases {
   private readonly table: (name: string) => string;
   private readonly channels: ReturnType<typeof channelsOf>;
+  /** The hot statements, prepared once per connection (a request's insert, claims, renewals). */
+  private readonly statements: Record<'enqueue' | 'claim' | 'renew', { name: string; text: string }>;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -102,6 +104,44 @@ export class SessionLeases {
   ) {
     this.table = tablesOf(schema);
     this.channels = channelsOf(schema);
+    this.statements = {
+      enqueue: prepared(
+        `with inserted as (insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ` +
+          `($1, $2, 'queued', $3, $4, $5) returning session_id)
+       select pg_notify($6, session_id) from inserted`,
+      ),
+      claim: prepared(
+        `with candidate as (
+         select s.session_id, s.state from ${this.table('sessions')} s
+         where s.state = 'queued'
+            or (s.state = 'running' and s.lease_expires_at < now())
+            or (s.state = 'paused' and exists (select 1 from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied))
+         order by s.created_at
+         limit $3
+         for update skip locked
+       )
+       update ${this.table('sessions')} s
+          set state = 'running', owner = $1, epoch = s.epoch + 1, lease_expires_at = now() + $2 * interval '1 millisecond', updated_at = now()
+         from candidate
+        where s.session_id = candidate.session_id
+       returning s.session_id as "sessionId", s.request_id as "requestId", s.epoch::float8 as epoch, candidate.state as "previousState", s.request,
+         s.governance_hash as "governanceHash",
+         (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and not (r.reply ? 'control') ` +
+          `order by r.id limit 1) as reply,
+         (select r.reply->'control' from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and r.reply ? ` +
+          `'control' order by r.id limit 1) as control,
+         exists (select 1 from ${this.table('journal')} j where j.session_id = s.session_id) as journaled,
+         s.created_at as "createdAt"`,
+      ),
+      renew: prepared(
+        `with mine as (
+         select session_id from ${this.table('sessions')} where session_id = any($1) and owner = $2 and state = 'running' order by session_id for update
+       )
+       update ${this.table('sessions')} s set lease_expires_at = now() + $3 * interval '1 millisecond'
+         from mine where s.session_id = mine.session_id
+       returning s.session_id, s.epoch`,
+      ),
+    };
   }
 
   /** The request id of a session, or null when the store has no such session. */
@@ -173,11 +213,9 @@ export class SessionLeases {
         redactFile();
         return { kind: 'queued' };
       }
-      await this.pool.query(
-        `with inserted as (insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ` +
-          `($1, $2, 'queued', $3, $4, $5) returning session_id)
-         select pg_notify($6, session_id) from inserted`,
-        [
+      await this.pool.query({
+        ...this.statements.enqueue,
+        values: [
           request.sessionId,
           request.requestId,
           JSON.stringify(document),
@@ -185,7 +223,7 @@ export class SessionLeases {
           this.daemonId,
           this.channels.work,
         ],
-      );
+      });
       return { kind: 'queued' };
     } catch (error) {
       if ((error as { code?: string }).code !== '23505') throw error;
@@ -289,30 +327,10 @@ export class SessionLeases {
 
   /** Leases up to `max` of the oldest claimable sessions to this daemon in one statement, oldest first. */
   async claim(max: number): Promise<ClaimedSession[]> {
-    const result = await this.pool.query<ClaimedSession>(
-      `with candidate as (
-         select s.session_id, s.state from ${this.table('sessions')} s
-         where s.state = 'queued'
-            or (s.state = 'running' and s.lease_expires_at < now())
-            or (s.state = 'paused' and exists (select 1 from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied))
-         order by s.created_at
-         limit $3
-         for update skip locked
-       )
-       update ${this.table('sessions')} s
-          set state = 'running', owner = $1, epoch = s.epoch + 1, lease_expires_at = now() + $2 * interval '1 millisecond', updated_at = now()
-         from candidate
-        where s.session_id = candidate.session_id
-       returning s.session_id as "sessionId", s.request_id as "requestId", s.epoch::float8 as epoch, candidate.state as "previousState", s.request,
-         s.governance_hash as "governanceHash",
-         (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and not (r.reply ? 'control') ` +
-        `order by r.id limit 1) as reply,
-         (select r.reply->'control' from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and r.reply ? ` +
-        `'control' order by r.id limit 1) as control,
-         exists (select 1 from ${this.table('journal')} j where j.session_id = s.session_id) as journaled,
-         s.created_at as "createdAt"`,
-      [this.daemonId, this.leaseMs, max],
-    );
+    const result = await this.pool.query<ClaimedSession>({
+      ...this.statements.claim,
+      values: [this.daemonId, this.leaseMs, max],
+    });
     return result.rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   }
 
@@ -320,15 +338,10 @@ export class SessionLeases {
   async renew(held: Map<string, number>): Promise<Set<string>> {
     if (held.size === 0) return new Set();
     const ids = [...held.keys()].sort();
-    const result = await this.pool.query<{ session_id: string; epoch: string }>(
-      `with mine as (
-         select session_id from ${this.table('sessions')} where session_id = any($1) and owner = $2 and state = 'running' order by session_id for update
-       )
-       update ${this.table('sessions')} s set lease_expires_at = now() + $3 * interval '1 millisecond'
-         from mine where s.session_id = mine.session_id
-       returning s.session_id, s.epoch`,
-      [ids, this.daemonId, this.leaseMs],
-    );
+    const result = await this.pool.query<{ session_id: string; epoch: string }>({
+      ...this.statements.renew,
+      values: [ids, this.daemonId, this.leaseMs],
+    });
     return new Set(
       result.rows.filter((row) => held.get(row.session_id) === Number(row.epoch)).map((row) => row.session_id),
     );

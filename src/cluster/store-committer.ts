@@ -12,7 +12,7 @@ import { formatEntryBody, localDayAndTime } from '../audit/audit-entry-format.js
 import type { AuditEntryInput } from '../store/session-store.js';
 import { errorMessage } from '../errors.js';
 import { SessionInterruptedError } from '../pipeline/runner-contract.js';
-import { tablesOf, withoutCredentials } from './postgres-connection.js';
+import { prepared, tablesOf, withoutCredentials } from './postgres-connection.js';
 
 /** The lease this write was made under no longer holds: another daemon owns the session. */
 export class LeaseLostError extends SessionInterruptedError {
@@ -76,7 +76,7 @@ export function channelsOf(schema: string): { audit: string; results: string; wo
 export class StoreCommitter {
   private readonly queue: Pending[] = [];
   private flushing = false;
-  private readonly table: (name: string) => string;
+  private readonly commitStatement: { name: string; text: string };
   private readonly prompts = new Map<string, string>();
   private readonly channels: ReturnType<typeof channelsOf>;
   /** Transactions committed (the group-commit test counts them). */
@@ -85,7 +85,9 @@ export class StoreCommitter {
   private entriesListener: ((lastHash: string) => void) | null = null;
 
   constructor(private readonly options: { pool: pg.Pool; schema: string; daemonId: string; timezone: string }) {
-    this.table = tablesOf(options.schema);
+    this.commitStatement = prepared(
+      `select ${tablesOf(options.schema)('commit_writes')}($1, $2::jsonb, $3::jsonb, $4, $5) as outcome`,
+    );
     this.channels = channelsOf(options.schema);
   }
 
@@ -136,16 +138,16 @@ export class StoreCommitter {
     let outcome: { fenced: number[]; hashes: string[][] };
     try {
       // One statement, so one implicit transaction and one round trip (migration 2).
-      const result = await this.options.pool.query<{ outcome: { fenced: number[]; hashes: string[][] } }>(
-        `select ${this.table('commit_writes')}($1, $2::jsonb, $3::jsonb, $4, $5) as outcome`,
-        [
+      const result = await this.options.pool.query<{ outcome: { fenced: number[]; hashes: string[][] } }>({
+        ...this.commitStatement,
+        values: [
           this.options.daemonId,
           JSON.stringify(writes),
           JSON.stringify(prompts),
           this.channels.audit,
           this.channels.results,
         ],
-      );
+      });
       outcome = result.rows[0].outcome;
     } catch (error) {
       for (const [sha, text] of Object.entries(prompts)) if (!this.prompts.has(sha)) this.prompts.set(sha, text);
