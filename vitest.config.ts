@@ -54,6 +54,21 @@ export const slowEndToEndFiles = [
   'test/http/sessions-listing.test.ts',
   'test/routing/reasoning-daemon.test.ts',
   'test/providers/govflow-run-providers.test.ts',
+  // Whole daemons through Part IV–V features (delegation, budgets and limits, fork, operator
+  // entries, data mapping, free text), a live verify, and recovery from journals cut at every step.
+  'test/daemon/daemon-attachments.test.ts',
+  'test/daemon/daemon-delegation-envelope.test.ts',
+  'test/daemon/delegation-checklist.test.ts',
+  'test/daemon/user-daily-budgets.test.ts',
+  'test/daemon/daemon-damaged-journal.test.ts',
+  'test/control/operator-audit.test.ts',
+  'test/control/fork-daemon.test.ts',
+  'test/control/control-bounds.test.ts',
+  'test/control/request-limits.test.ts',
+  'test/routing/input-templates-daemon.test.ts',
+  'test/routing/free-text-daemon.test.ts',
+  'test/audit/verify-live-root.test.ts',
+  'test/pipeline/session-recovery.test.ts',
 ];
 
 export default defineConfig({
