@@ -401,6 +401,8 @@ try {
       note: `CPU-bound floor of wall / ideal on ${cores} cores: ${round(floor, 3)}×`,
     });
   };
+  /** Each path's 3 × 16 batch on Postgres, for issue 55's CPU targets beside files mode. */
+  const clusterCpu = {};
   for (const model of PATHS) {
     const statements = statementProfile(database.client);
     const latency = await timeBatch(
@@ -434,6 +436,7 @@ try {
       })),
     );
     describeCpu(`${model}: cluster 3 × 16`, latency);
+    clusterCpu[model] = latency;
     await statements.print(LATENCY_REQUESTS);
   }
   // Reference: three independent files-mode daemons (no shared store), the same load.
@@ -454,6 +457,26 @@ try {
       runs: 1,
     });
     describeCpu(`${model}: files-mode 3 × 16`, { ...filesLatency, postgresCpuMs: 0 });
+    // Issue 55: Postgres's CPU per committed message, and the daemons' CPU against files mode's.
+    const cluster = clusterCpu[model];
+    const postgresPerMessage = cluster.postgresCpuMs / (LATENCY_REQUESTS * STEPS);
+    const daemonsRatio = cluster.daemonCpuMs / filesLatency.daemonCpuMs;
+    targets.push(
+      {
+        name: `${model}: 3 × 16 on Postgres: Postgres CPU per committed message (#55)`,
+        target: '≤ 1 ms',
+        value: round(postgresPerMessage, 2),
+        unit: 'ms',
+        pass: postgresPerMessage <= 1,
+      },
+      {
+        name: `${model}: 3 × 16: the daemons' CPU on Postgres / in files mode (#55)`,
+        target: '≤ 1.3×',
+        value: round(daemonsRatio, 2),
+        unit: '×',
+        pass: daemonsRatio <= 1.3,
+      },
+    );
   }
 
   // Per-step overhead: one daemon, one session at a time, files store and postgres store.

@@ -379,6 +379,8 @@ async function main() {
   const floorIdealMs = Math.ceil(wide.calls / WIDE_IN_FLIGHT) * 2_000;
   const floorRatio = wideFloor.wallMs / floorIdealMs;
   const wideRatio = wide.wallMs / idealMs;
+  // Issue 55: govflow's excess over its ideal wall against the SDK's excess over its own, same calls.
+  const excessRatio = (wideRatio - 1) / Math.max(floorRatio - 1, 0.01);
   const mainThreadRatio = (wide.threads.main * wide.calls) / idealMs;
   // Every core busy for the whole batch with the daemon and the model server alone: a floor too.
   const cpuBoundRatio = (wide.cpuMs + wide.fakeCpuMs) / os.cpus().length / idealMs;
@@ -426,6 +428,13 @@ async function main() {
       value: round(wideRatio, 2),
       unit: '×',
       pass: wideRatio <= 1.25,
+    },
+    {
+      name: `Node ${nodeMajor}: ${WIDE_IN_FLIGHT} in flight, excess over the ideal wall / the SDK alone's (#55)`,
+      target: '≤ 2×',
+      value: round(excessRatio, 2),
+      unit: '×',
+      pass: excessRatio <= 2,
     },
     {
       name: `Node ${nodeMajor}: peak RSS at ${WIDE_IN_FLIGHT} in flight (#41)`,
