@@ -16,10 +16,22 @@ const agent = (fields: Partial<AgentDefinition> & { protocol?: string }) =>
 function run(steps: (stream: AnswerStream) => void): { frames: ChatFrame[]; text: string; afterLastStart: string } {
   const frames: ChatFrame[] = [];
   steps(new AnswerStream((frame) => frames.push(frame)));
-  const chunks = (list: ChatFrame[]) =>
-    list.map((frame) => (frame.event === 'content_chunk' ? frame.data.chunk : '')).join('');
   const lastStart = frames.map((frame) => frame.event).lastIndexOf('message_start');
-  return { frames, text: chunks(frames), afterLastStart: chunks(frames.slice(lastStart + 1)) };
+  return {
+    frames,
+    text: chunksOf(frames).join(''),
+    afterLastStart: chunksOf(frames.slice(lastStart + 1)).join(''),
+  };
+}
+
+/** The content chunks of `frames`, in order. */
+function chunksOf(frames: ChatFrame[]): string[] {
+  return frames.flatMap((frame) => (frame.event === 'content_chunk' ? [frame.data.chunk] : []));
+}
+
+/** No chunk ends in half a surrogate pair or begins with the other half. */
+function expectWholeCharacters(frames: ChatFrame[]): void {
+  for (const chunk of chunksOf(frames)) expect(chunk).toBe(Buffer.from(chunk, 'utf8').toString('utf8'));
 }
 
 const MESSAGE = JSON.stringify({
@@ -113,11 +125,7 @@ describe('the streamed answer', () => {
           for (let at = 0; at < raw.length; at += size) stream.modelText('final_agent', raw.slice(at, at + size));
         });
         expect(text, `${raw.slice(0, 30)}… in pieces of ${size}`).toBe(answer);
-        for (const frame of frames) {
-          if (frame.event !== 'content_chunk') continue;
-          // No chunk ends in half a surrogate pair or begins with the other half.
-          expect(frame.data.chunk).toBe(Buffer.from(frame.data.chunk, 'utf8').toString('utf8'));
-        }
+        expectWholeCharacters(frames);
       }
     }
   });
@@ -165,12 +173,11 @@ describe('the streamed answer', () => {
     expect(text).toBe(answer);
     // The text is not compared with all that was sent at every chunk (60,000 comparisons before).
     expect(compared).toBeLessThan(10);
-    const chunks = frames.flatMap((frame) => (frame.event === 'content_chunk' ? [frame.data.chunk] : []));
-    expect(chunks.length).toBe(answer.length - 2_000);
-    for (const chunk of chunks) expect(chunk).toBe(Buffer.from(chunk, 'utf8').toString('utf8'));
+    expect(chunksOf(frames).length).toBe(answer.length - 2_000);
+    expectWholeCharacters(frames);
   });
 
-  it('goes on with free text after a progress line once the text continues all that was sent', () => {
+  it('sends no more free text after a progress line it does not continue: the end starts over with the whole answer', () => {
     const { frames, text } = run((stream) => {
       stream.modelCall('writer', agent({ name: 'writer', protocol: 'none' }), false);
       stream.modelText('writer', 'First ');
