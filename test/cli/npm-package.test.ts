@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDistOnce } from '../daemon/build-once.js';
+import { buildDistOnce, packOnce } from '../daemon/build-once.js';
 import { runCli, waitFor } from '../daemon/daemon-helpers.js';
 import { REPOSITORY_ROOT } from '../support/example-app.js';
 
@@ -92,16 +92,13 @@ describe('govflow init', () => {
 
 describe('the npm package, installed from its tarball into an empty folder', () => {
   it('installs, inits, validates, tests and runs one request through start in dry-run', async () => {
-    const packDir = tempDir('govflow-pack-');
-    // --ignore-scripts: dist/ is this run's one build; a second tsc here could hand a running daemon half a module.
-    const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], {
-      cwd: REPOSITORY_ROOT,
-      encoding: 'utf8',
-    });
-    expect(packed.status, packed.stderr).toBe(0);
-    const tarball = readdirSync(packDir).find((name) => name.endsWith('.tgz'))!;
-    const listed = spawnSync('tar', ['-tzf', path.join(packDir, tarball)], { encoding: 'utf8' }).stdout.split('\n');
-    expect(listed).toContain('package/dist/cli/main.js');
+    const tarball = await packOnce();
+    const listed = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.split('\n');
+    expect(listed).toContain('package/dist/bundle/main.js');
+    // Only the bundle of dist/ ships: bin/govflow.js runs nothing else of it.
+    expect(
+      listed.filter((name) => name.startsWith('package/dist/') && !name.startsWith('package/dist/bundle/')),
+    ).toEqual([]);
     expect(listed.some((name) => name.startsWith('package/test/') || name.startsWith('package/src/'))).toBe(false);
     // The README's screenshots ship with it (issue 39).
     for (const match of readFileSync(path.join(REPOSITORY_ROOT, 'README.md'), 'utf8').matchAll(
@@ -110,7 +107,7 @@ describe('the npm package, installed from its tarball into an empty folder', () 
       expect(listed).toContain(`package/${match[1]}`);
     // No install-time script: none could run from a tarball, and npm warns about each (issue 39).
     const manifest = JSON.parse(
-      spawnSync('tar', ['-xzOf', path.join(packDir, tarball), 'package/package.json'], { encoding: 'utf8' }).stdout,
+      spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout,
     ) as { scripts: Record<string, string> };
     for (const script of ['preinstall', 'install', 'postinstall', 'prepare'])
       expect(manifest.scripts).not.toHaveProperty(script);
@@ -119,15 +116,11 @@ describe('the npm package, installed from its tarball into an empty folder', () 
     // --prefer-offline: the registry's packages, from npm's cache where it holds them (checked against
     // their integrity as always), without asking the registry again for each one's metadata: 12 s
     // instead of 29 s here. A package the cache lacks still comes from the registry.
-    const installed = spawnSync(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(packDir, tarball)],
-      {
-        cwd: app,
-        encoding: 'utf8',
-        timeout: 240_000,
-      },
-    );
+    const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+      cwd: app,
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
     expect(installed.status, installed.stderr).toBe(0);
     expect(installed.stderr).not.toMatch(/install-scripts|prepare/);
     const bin = path.join(app, 'node_modules', '.bin', 'govflow');

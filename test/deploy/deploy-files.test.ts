@@ -15,13 +15,22 @@
  * One install (the Dockerfile's) serves every case.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../src/store/process-alive.js';
-import { buildDistOnce } from '../daemon/build-once.js';
+import { packOnce } from '../daemon/build-once.js';
 import { waitFor } from '../daemon/daemon-helpers.js';
 import { REPOSITORY_ROOT } from '../support/example-app.js';
 import { expand, parseDockerfile, runBuildSteps, type BuildOutcome } from './dockerfile-steps.js';
@@ -52,14 +61,9 @@ const shellEnv = (): Record<string, string> => {
 };
 
 beforeAll(async () => {
-  await buildDistOnce();
   const context = tempDir('govflow-deploy-context-');
-  // --ignore-scripts: dist/ is this run's one build.
-  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', context], {
-    cwd: REPOSITORY_ROOT,
-    encoding: 'utf8',
-  });
-  expect(packed.status, packed.stderr).toBe(0);
+  const tarball = await packOnce();
+  copyFileSync(tarball, path.join(context, path.basename(tarball)));
   const fileSystem = tempDir('govflow-image-');
   image = runBuildSteps(parseDockerfile(readFileSync(path.join(DEPLOY, 'Dockerfile'), 'utf8')), {
     context,
@@ -271,7 +275,8 @@ describe('examples/deploy/compose.yaml', () => {
     expect(compose.services.govflow!.ports).toEqual(['7070:7070']);
     expect(compose.services.worker!.command.slice(0, 2)).toEqual(['govflow', 'start']);
 
-    // govflow reads the daemons' store settings from that environment (cluster mode, Postgres URL).
+    // govflow reads the daemons' store settings from that environment (cluster mode, Postgres URL):
+    // its config loader (the package ships it bundled; this is the same module as tsc built it).
     const root = newRoot();
     const configured = spawnSync(
       'node',
@@ -279,7 +284,7 @@ describe('examples/deploy/compose.yaml', () => {
         '--input-type=module',
         '-e',
         `const { loadConfig } = await import(` +
-          `${JSON.stringify(path.join(image.env.GOVFLOW_HOME!, 'node_modules', 'govflow', 'dist', 'config', 'config-loader.js'))});
+          `${JSON.stringify(path.join(REPOSITORY_ROOT, 'dist', 'config', 'config-loader.js'))});
          const { store } = loadConfig(${JSON.stringify(root)}, process.env);
          console.log(JSON.stringify({ kind: store.kind, url: store.url }));`,
       ],

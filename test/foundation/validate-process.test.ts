@@ -21,7 +21,7 @@ beforeAll(async () => {
   // The one build of this vitest run, shared with every suite that runs the CLI (a second tsc
   // writing dist/ would hand their daemons half a module).
   await buildDistOnce();
-  expect(existsSync(path.join(REPOSITORY_ROOT, 'dist/cli/main.js'))).toBe(true);
+  expect(existsSync(path.join(REPOSITORY_ROOT, 'dist/bundle/main.js'))).toBe(true);
 }, 240_000);
 
 afterAll(removeTempRoots);
