@@ -27,7 +27,7 @@ export function summarizeProfile(profile, top = 25) {
   let totalMs = 0;
   for (const [id, ms] of selfMs) {
     const frame = byId.get(id).callFrame;
-    const file = shortUrl(frame.url);
+    const file = shortUrl(frame.url, frame.lineNumber);
     const key = `${frame.functionName || '(anonymous)'}  ${file}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
     functions.set(key, (functions.get(key) ?? 0) + ms);
     files.set(file || frame.functionName, (files.get(file || frame.functionName) ?? 0) + ms);
@@ -76,14 +76,54 @@ export function profilePartsPerCall(dir, calls) {
   return perCall;
 }
 
-function shortUrl(url) {
+/**
+ * A frame's file, from the package or dist/ on: `node_modules/ai/dist/index.mjs`, `dist/pipeline/x.js`.
+ * A frame in the CLI's bundle (dist/bundle/, rolldown.config.mjs) is named after the module it
+ * came from: rolldown starts each module's code with a `// <path>` line, and `line` (0-based) is
+ * looked up among those.
+ */
+function shortUrl(url, line = 0) {
   if (!url) return '';
   const clean = url.replace(/^file:\/\//, '');
+  if (clean.includes('/dist/bundle/'))
+    return bundledModuleAt(clean, line) ?? clean.slice(clean.lastIndexOf('/dist/') + 1);
   const nodeModules = clean.lastIndexOf('node_modules/');
   if (nodeModules !== -1) return clean.slice(nodeModules);
   const dist = clean.lastIndexOf('/dist/');
   if (dist !== -1) return clean.slice(dist + 1);
   return clean.startsWith('node:') ? clean : path.basename(clean);
+}
+
+/** Per bundle file: the 0-based line where each module starts, and its path, in line order. */
+const bundleModules = new Map();
+
+function bundledModuleAt(file, line) {
+  if (!bundleModules.has(file)) {
+    const starts = [];
+    try {
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((text, index) => {
+          const module = /^\/\/ ((?:node_modules|dist)\/\S+)$/.exec(text)?.[1];
+          if (module) starts.push({ line: index, module });
+        });
+    } catch {
+      // the bundle was rebuilt since: the frame keeps the bundle's file name
+    }
+    bundleModules.set(file, starts);
+  }
+  const starts = bundleModules.get(file);
+  let low = 0;
+  let high = starts.length - 1;
+  let found = null;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (starts[middle].line <= line) {
+      found = starts[middle].module;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
 }
 
 export function printProfileSummary(summary, write = console.log) {
