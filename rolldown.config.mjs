@@ -1,8 +1,8 @@
 /**
  * The CLI as `bin/govflow.js` loads it: dist/ (tsc's output) linked by rolldown into dist/bundle/,
  * govflow and the dependencies it imports in a few files instead of ~600 modules. Node resolves,
- * reads and links each module it loads, so a start of the daemon costs 40 % less CPU bundled
- * (2.1 → 1.25 CPU-s, Node 20 and 22) and `govflow validate` 0.9 → 0.55 (docs/development.md).
+ * reads and links each module it loads, so bundled a `govflow start` to ready and back costs 0.6–0.75×
+ * the CPU on Node 20 and 22 and 0.86× on Node 24, `govflow validate` 0.7× (bench/cli-startup.mjs).
  * Each command still loads only its own chunks (the dynamic imports of src/cli/command-list.ts).
  *
  * Left outside the bundle, loaded from node_modules when used: what loads native code or its own
