@@ -183,7 +183,7 @@ export class InboxWork implements WorkSource {
         return null;
       }
       const sessionId = this.sessionIdFor(item);
-      if (sessionStartedByClaim(config.paths.sessions, sessionId, item.claimedPath)) {
+      if (await sessionStartedByClaim(config.paths.sessions, sessionId, item.claimedPath)) {
         await this.runSession(sessionId, (signal) => runner.recoverSession(sessionId, signal));
       } else if ((await this.context.registry.claim(item.requestId, claimTargetOf(item))) === 'duplicate') {
         await moveToFailed(
@@ -305,7 +305,7 @@ export class InboxWork implements WorkSource {
     while (this.sessionRuns.busy(sessionId)) await this.sessionRuns.ended(sessionId);
     // Handled while it waited: a cancel made and ended its session from this very claim.
     if (!existsSync(item.claimedPath)) return;
-    if (sessionStartedByClaim(config.paths.sessions, sessionId, item.claimedPath)) {
+    if (await sessionStartedByClaim(config.paths.sessions, sessionId, item.claimedPath)) {
       await this.runSession(sessionId, (signal) => runner.recoverSession(sessionId, signal));
       return;
     }
