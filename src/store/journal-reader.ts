@@ -4,6 +4,7 @@
  * types are in session-journal.ts; the files store writes them (files-session-store.ts).
  */
 import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { errorCode } from '../errors.js';
@@ -16,8 +17,26 @@ export class SessionJournal {
     return path.join(sessionsDir, sessionId);
   }
 
+  private static fileOf(sessionsDir: string, sessionId: string): string {
+    return path.join(sessionsDir, sessionId, 'journal.jsonl');
+  }
+
   static exists(sessionsDir: string, sessionId: string): boolean {
-    return existsSync(path.join(sessionsDir, sessionId, 'journal.jsonl'));
+    return existsSync(SessionJournal.fileOf(sessionsDir, sessionId));
+  }
+
+  /**
+   * exists(), looked up on libuv's pool: a name new to sessions/ waits for the folder's lock, which
+   * sessions starting hold (creating their folders; on ext4 without a journal, through the folder's
+   * fsync). On the event loop that was 0.6 ms per request in a burst of 1,000 (bench/real-path.mjs).
+   */
+  static async existsOffLoop(sessionsDir: string, sessionId: string): Promise<boolean> {
+    try {
+      await access(SessionJournal.fileOf(sessionsDir, sessionId));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**
