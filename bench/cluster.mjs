@@ -22,6 +22,9 @@
  *     the step's wall time. The append commits in one statement with its journal record, so this
  *     is an upper bound.
  *
+ * BENCH_CLUSTER_PARTS (default `throughput,latency,step`) picks which of the three batches run; `latency`
+ * alone gives issue 55's two CPU figures (Postgres per message, daemons against files mode).
+ *
  * Two model paths (BENCH_PATHS, default both), each figure on each: `scripted`, `kind: scripted`
  * in the daemons; `real`, `kind: openai-compatible` through the AI SDK against
  * bench/fake-openai-server.mjs in its own process (one per latency, shared by the daemons of a
@@ -104,6 +107,14 @@ function scriptResponses() {
   };
 }
 const PATHS = benchPaths();
+const PARTS = new Set(
+  (process.env.BENCH_CLUSTER_PARTS ?? 'throughput,latency,step').split(',').map((part) => part.trim()),
+);
+for (const part of PARTS)
+  if (!['throughput', 'latency', 'step'].includes(part))
+    throw new Error(
+      `BENCH_CLUSTER_PARTS=${process.env.BENCH_CLUSTER_PARTS}: each part must be throughput, latency or step`,
+    );
 const RESPONSES = scriptResponses();
 /** The same answers for the real path's server (agent → text). */
 const FAKE_ANSWERS = Object.fromEntries(
@@ -223,7 +234,11 @@ function processCpuMs(pid) {
   }
 }
 
-/** CPU time so far of the daemons and of every local Postgres process (backends, WAL writer, …). */
+/**
+ * CPU time so far of the daemons and of every local Postgres process (backends, WAL writer, …);
+ * `postgresBackground` is the share of Postgres's own processes (WAL writer, checkpointer, …),
+ * the rest is the backends serving clients.
+ */
 function cpuMs(daemonPids) {
   const postgresPids = readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
@@ -234,8 +249,19 @@ function cpuMs(daemonPids) {
         return false;
       }
     });
+  const isBackground = (pid) => {
+    try {
+      return !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('(');
+    } catch {
+      return false;
+    }
+  };
   const sum = (pids) => pids.reduce((total, pid) => total + processCpuMs(pid), 0);
-  return { daemons: sum(daemonPids), postgres: sum(postgresPids) };
+  return {
+    daemons: sum(daemonPids),
+    postgres: sum(postgresPids),
+    postgresBackground: sum(postgresPids.filter(isBackground)),
+  };
 }
 
 /**
@@ -278,6 +304,7 @@ async function timeBatch(label, rootsOfRun, requests, { nodeArgs, env, beforeClo
       wallMs,
       daemonCpuMs: cpuAfter.daemons - cpuBefore.daemons,
       postgresCpuMs: cpuAfter.postgres - cpuBefore.postgres,
+      postgresBackgroundCpuMs: cpuAfter.postgresBackground - cpuBefore.postgresBackground,
     };
   } finally {
     await Promise.all(daemons.map((daemon) => daemon.stop()));
@@ -312,7 +339,7 @@ function statementProfile(client) {
       }
       const { rows } = await client.query(
         `select calls, total_exec_time as ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as text
-           from pg_stat_statements where query like '%gfbench_%' order by total_exec_time desc limit 6`,
+           from pg_stat_statements where query like '%gfbench_%' order by total_exec_time desc limit 10`,
       );
       console.log('             Postgres by statement (execution time incl. lock waits, per session):');
       for (const row of rows)
@@ -339,7 +366,7 @@ try {
     `cluster: daemons as child processes sharing one fresh Postgres schema per run; paths: ${PATHS.join(', ')}`,
   );
   // Sessions per second, instant model.
-  for (const count of [1, 2, 3]) {
+  for (const count of PARTS.has('throughput') ? [1, 2, 3] : []) {
     for (const model of PATHS) {
       const { wallMs } = await timeBatch(
         `tp${count}-${model}`,
@@ -360,7 +387,7 @@ try {
     }
   }
   // Reference on the same machine at the same moment: one files-mode daemon.
-  for (const model of PATHS) {
+  for (const model of PARTS.has('throughput') ? PATHS : []) {
     const { wallMs } = await timeBatch(
       `tp-files-${model}`,
       await makeRoots(model, 1, { store: null, concurrency: 8, latencyMs: 0 }),
@@ -390,7 +417,9 @@ try {
     const floor = (batch.daemonCpuMs + batch.postgresCpuMs) / cores / idealMs;
     console.log(
       `             CPU per session: daemons ${round(batch.daemonCpuMs / LATENCY_REQUESTS, 1)} ms + Postgres ` +
-        `${round(batch.postgresCpuMs / LATENCY_REQUESTS, 1)} ms; the ${LATENCY_REQUESTS} sessions' CPU on ${cores} cores alone takes ` +
+        `${round(batch.postgresCpuMs / LATENCY_REQUESTS, 1)} ms ` +
+        `(its own processes ${round(batch.postgresBackgroundCpuMs / LATENCY_REQUESTS, 1)}); ` +
+        `the ${LATENCY_REQUESTS} sessions' CPU on ${cores} cores alone takes ` +
         `${round(floor, 3)}× the ideal`,
     );
     figures.push({
@@ -403,7 +432,8 @@ try {
   };
   /** Each path's 3 × 16 batch on Postgres, for issue 55's CPU targets beside files mode. */
   const clusterCpu = {};
-  for (const model of PATHS) {
+  const latencyPaths = PARTS.has('latency') ? PATHS : [];
+  for (const model of latencyPaths) {
     const statements = statementProfile(database.client);
     const latency = await timeBatch(
       `lat-${model}`,
@@ -440,7 +470,7 @@ try {
     await statements.print(LATENCY_REQUESTS);
   }
   // Reference: three independent files-mode daemons (no shared store), the same load.
-  for (const model of PATHS) {
+  for (const model of latencyPaths) {
     const filesLatency = await timeBatch(
       `lat-files-${model}`,
       await makeRoots(model, 3, { store: null, concurrency: 16, latencyMs: LATENCY_MS }),
@@ -456,7 +486,7 @@ try {
       median: round(filesLatency.wallMs / idealMs, 3),
       runs: 1,
     });
-    describeCpu(`${model}: files-mode 3 × 16`, { ...filesLatency, postgresCpuMs: 0 });
+    describeCpu(`${model}: files-mode 3 × 16`, { ...filesLatency, postgresCpuMs: 0, postgresBackgroundCpuMs: 0 });
     // Issue 55: Postgres's CPU per committed message, and the daemons' CPU against files mode's.
     const cluster = clusterCpu[model];
     const postgresPerMessage = cluster.postgresCpuMs / (LATENCY_REQUESTS * STEPS);
@@ -486,7 +516,7 @@ try {
     env: { BENCH_QUERY_TIMING_FILE: timingFile },
   };
   const stepMs = {};
-  for (const model of PATHS) {
+  for (const model of PARTS.has('step') ? PATHS : []) {
     stepMs[model] = {};
     for (const [kind, store] of [
       ['files', null],

@@ -230,6 +230,7 @@ export class PostgresSessionStore implements SessionStore {
     },
   ) {
     this.table = tablesOf(options.schema);
+    options.committer.countSessionsWith(() => this.leases.size);
   }
 
   /** This daemon holds the session's lease at `epoch` (session-leases.ts took it). */

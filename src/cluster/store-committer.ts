@@ -1,6 +1,9 @@
 /**
  * Every durable write of the Postgres store, group-committed: writes that arrive while a
- * transaction runs share the next one, a single call of the SQL function `commit_writes`
+ * transaction runs share the next one, and while the daemon holds other sessions a write waits up
+ * to COMMIT_WINDOW_MS for theirs (as Postgres's own `commit_delay` waits for `commit_siblings`: most
+ * of a transaction's cost is per call, not per write). Each transaction is a
+ * single call of the SQL function `commit_writes`
  * (store-migrations.ts, version 2). Under the session rows' locks it drops writes whose lease epoch
  * no longer holds (LeaseLostError), appends journal records, and chains audit entries under the
  * `audit_head` row lock, formatted here exactly as files mode formats them. A failed transaction
@@ -56,6 +59,13 @@ interface Pending {
 
 const MAX_BATCH = 256;
 
+/**
+ * How long (ms) a write waits for the writes of the other sessions this daemon holds before its
+ * transaction starts; it goes at once when it is the only one held or every held session has a
+ * write waiting. A step of a session waits on a model call many times longer.
+ */
+export const COMMIT_WINDOW_MS = 2;
+
 /** What `<schema>_results` carries: a session paused or finished (every daemon hears it). */
 export interface ResultNotice {
   /** The daemon whose outbox gets the result. */
@@ -76,6 +86,10 @@ export function channelsOf(schema: string): { audit: string; results: string; wo
 export class StoreCommitter {
   private readonly queue: Pending[] = [];
   private flushing = false;
+  /** The commit window's timer while writes wait for their siblings'. */
+  private window: NodeJS.Timeout | null = null;
+  /** How many sessions this daemon holds (the store's leases); none known until the store says. */
+  private sessionsHeld: () => number = () => 0;
   private readonly commitStatement: { name: string; text: string };
   private readonly prompts = new Map<string, string>();
   private readonly channels: ReturnType<typeof channelsOf>;
@@ -84,7 +98,16 @@ export class StoreCommitter {
   /** Hears the hash of the newest entry of each transaction that appended any (signed checkpoints). */
   private entriesListener: ((lastHash: string) => void) | null = null;
 
-  constructor(private readonly options: { pool: pg.Pool; schema: string; daemonId: string; timezone: string }) {
+  constructor(
+    private readonly options: {
+      pool: pg.Pool;
+      schema: string;
+      daemonId: string;
+      timezone: string;
+      /** COMMIT_WINDOW_MS unless given (a test's longer window). */
+      windowMs?: number;
+    },
+  ) {
     this.commitStatement = prepared(
       `select ${tablesOf(options.schema)('commit_writes')}($1, $2::jsonb, $3::jsonb, $4, $5) as outcome`,
     );
@@ -95,8 +118,30 @@ export class StoreCommitter {
   commit(write: StoreWrite): Promise<string[]> {
     return new Promise((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
-      if (!this.flushing) void this.flush();
+      // A transaction under way takes the queue when it ends: those writes have waited already.
+      if (this.flushing) return;
+      if (this.everyHeldSessionWaits()) {
+        if (this.window) clearTimeout(this.window);
+        this.window = null;
+        void this.flush();
+      } else {
+        this.window ??= setTimeout(() => {
+          this.window = null;
+          void this.flush();
+        }, this.options.windowMs ?? COMMIT_WINDOW_MS);
+      }
     });
+  }
+
+  /** The store's count of the sessions it holds: the siblings a write may wait for. */
+  countSessionsWith(sessionsHeld: () => number): void {
+    this.sessionsHeld = sessionsHeld;
+  }
+
+  /** No other held session could add a write to the next transaction. */
+  private everyHeldSessionWaits(): boolean {
+    const held = this.sessionsHeld();
+    return held <= 1 || new Set(this.queue.map(({ write }) => write.sessionId)).size >= held;
   }
 
   onEntriesCommitted(listener: (lastHash: string) => void): void {

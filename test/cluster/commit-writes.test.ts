@@ -1,6 +1,7 @@
 /**
  * `commit_writes` (migration 11, set-based): a group commit whose writes touch one session several
  * times and include a fenced one gives the same outcome as applying the writes one after the other.
+ * The committer's window: a write waits for the other held sessions' writes, up to the window.
  */
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config-loader.js';
 import { openClusterStore, type ClusterStore } from '../../src/cluster/cluster-store.js';
-import { LeaseLostError, channelsOf, type StoreWrite } from '../../src/cluster/store-committer.js';
+import { LeaseLostError, StoreCommitter, channelsOf, type StoreWrite } from '../../src/cluster/store-committer.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 import { copyExampleAppInto } from '../support/example-app.js';
 import { pgTestSchema } from '../support/postgres.js';
@@ -142,5 +143,47 @@ describe.skipIf(!db)('commit_writes', () => {
     } finally {
       await listener.end();
     }
+  });
+});
+
+describe.skipIf(!db)('the commit window', () => {
+  /** A committer of this daemon with its own window, holding `held()` sessions. */
+  function committerHolding(held: () => number, windowMs: number): StoreCommitter {
+    const committer = new StoreCommitter({
+      pool: cluster.pool,
+      schema: db!.schema,
+      daemonId: cluster.daemonId,
+      timezone: 'UTC',
+      windowMs,
+    });
+    committer.countSessionsWith(held);
+    return committer;
+  }
+  const write = (committer: StoreCommitter, sessionId: string, epoch: number, firstSeq: number) =>
+    committer.commit({ sessionId, epoch, records: [record(`w${firstSeq}`)], firstSeq, audit: [] });
+
+  it('a write waits for the other held sessions and goes as soon as each has one waiting', async () => {
+    const [a, b] = [await claimed('window-a'), await claimed('window-b')];
+    // A minute's window: only the second session's write can end the wait within the test's time.
+    const committer = committerHolding(() => 2, 60_000);
+    const first = write(committer, 'window-a', a, 1);
+    await write(committer, 'window-b', b, 1);
+    await first;
+    expect(committer.stats.transactions).toBe(1);
+  });
+
+  it('waits no longer than the window for a held session that writes nothing', async () => {
+    const [a, b] = [await claimed('window-c'), await claimed('window-d')];
+    const committer = committerHolding(() => 3, 50);
+    await Promise.all([write(committer, 'window-c', a, 1), write(committer, 'window-d', b, 1)]);
+    expect(committer.stats.transactions).toBe(1);
+  });
+
+  it('does not wait when the daemon holds no other session', async () => {
+    const a = await claimed('window-e');
+    const committer = committerHolding(() => 1, 60_000);
+    await write(committer, 'window-e', a, 1);
+    await write(committer, 'window-e', a, 2);
+    expect(committer.stats.transactions).toBe(2);
   });
 });
