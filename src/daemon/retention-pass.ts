@@ -73,11 +73,12 @@ export function reportDeletion(
   return outcome.held !== null;
 }
 
-/** Files mode's pass. Never throws. */
+/** Files mode's pass, telling `onArchived` which sessions it moved to the archive. Never throws. */
 export function filesRetentionPass(
   config: GovflowConfig,
   key: { privateKey: KeyObject; keyId: string } | null,
   log: OperationalLog | undefined,
+  onArchived: (sessionIds: string[]) => void = () => {},
 ): (atStart: boolean) => void {
   const { paths, timezone } = config;
   const deleteAfterDays = config.audit.retention.delete_after_days;
@@ -91,8 +92,11 @@ export function filesRetentionPass(
         now,
         atStart,
         log,
-        archiveSessions: (before) =>
-          archiveFinishedSessions({ paths, timezone, before, workspace: config.tools.workspace }).length,
+        archiveSessions: (before) => {
+          const archived = archiveFinishedSessions({ paths, timezone, before, workspace: config.tools.workspace });
+          if (archived.length > 0) onArchived(archived);
+          return archived.length;
+        },
       });
       if (deleteAfterDays === null) return;
       const outcome = deleteOldDays({

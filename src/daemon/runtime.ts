@@ -76,13 +76,17 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   let retentionTimer: NodeJS.Timeout | null = null;
   let webhooks: WebhookNotifier | null = null;
   let filesSpend: FilesUserSpend | null = null;
+  const events = new SessionEvents();
   try {
     // A secret that is not set stops the start here (exit 2), naming the variable.
     webhooks = WebhookNotifier.open(config, env, options.log);
     if (config.limits.user_daily_usd !== null && !options.spend) filesSpend = new FilesUserSpend(config, options.log);
     const key = config.audit.signing_key !== null && !options.store ? readSigningKey(config.audit.signing_key) : null;
     if (config.audit.retention.keep_days !== null && options.owner === 'daemon' && !options.store) {
-      const retention = filesRetentionPass(config, key, options.log);
+      // The listing (SessionIndex) drops what an hourly pass archived.
+      const retention = filesRetentionPass(config, key, options.log, (sessionIds) =>
+        events.emit('sessions_archived', { sessionIds }),
+      );
       retention(true);
       retentionTimer = setInterval(() => retention(false), 3_600_000);
       retentionTimer.unref();
@@ -121,7 +125,6 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   // Where recovery reads from for claims whose sessions never started (recovery-point.ts); null: a `govflow run`.
   const claimsFrom =
     audit && options.owner === 'daemon' ? recoveryPoint(config.paths, audit.position(), config.daemon.fsync) : null;
-  const events = new SessionEvents();
   // Tools agents may be offered (README "Give an agent tools"). MCP servers a killed daemon left running go first.
   const tools = new ToolBox(config, { env, log: options.log });
   tools.reapOrphans();

@@ -108,7 +108,7 @@ function callerAuthFor(listen: string, tokens: readonly TokenEntry[], jwt: JwtVe
 }
 
 /** The session changes the files listing re-reads, from the event bus. */
-function sessionChanges(events: SessionEvents): SessionChanges {
+export function sessionChanges(events: SessionEvents): SessionChanges {
   return (listener) => {
     const offs = [
       events.on('session_started', (event) => listener(event.sessionId, null)),
@@ -116,6 +116,7 @@ function sessionChanges(events: SessionEvents): SessionChanges {
       events.on('message', (event) => listener(event.sessionId, event.agent)),
       events.on('pending', (event) => listener(event.sessionId, null)),
       events.on('session_finished', (event) => listener(event.sessionId, null)),
+      events.on('sessions_archived', (event) => event.sessionIds.forEach((sessionId) => listener(sessionId, null))),
     ];
     return () => {
       for (const off of offs) off();

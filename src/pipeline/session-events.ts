@@ -77,6 +77,8 @@ export interface SessionEventMap {
     ordinal?: number;
   };
   session_finished: { sessionId: string; requestId: string; status: string };
+  /** Ended sessions a retention pass moved to the archive: their folders are gone from system/sessions/. */
+  sessions_archived: { sessionIds: string[] };
   /** Claimed request files whose work is over, for the intake to archive; before `pending` / `session_finished`. */
   request_files_done: { sessionId: string; files: RequestFileRef[] };
   error: { sessionId: string; message: string };

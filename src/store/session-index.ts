@@ -174,7 +174,7 @@ export class SessionIndex implements SessionListing {
   /** False while the session has no manifest (it is read again at the next query). */
   private refresh(sessionId: string): boolean {
     const read = readRow(this.paths, sessionId, (claimed) => this.options.claims?.acceptedAt(claimed) ?? null);
-    if (!read) return false;
+    if (!read) return this.forgetIfGone(sessionId);
     const { row } = read;
     const seen = this.seenAgents.get(sessionId);
     if (seen) row.agents = [...new Set([...row.agents, ...seen])];
@@ -186,6 +186,15 @@ export class SessionIndex implements SessionListing {
       this.ordered = null;
     }
     return read.fromManifest;
+  }
+
+  /** A listed session whose journal is gone (retention archived it) leaves the listing; true when it did. */
+  private forgetIfGone(sessionId: string): boolean {
+    if (!this.rows!.has(sessionId) || SessionJournal.exists(this.paths.sessions, sessionId)) return false;
+    this.rows!.delete(sessionId);
+    this.seenAgents.delete(sessionId);
+    this.ordered = null;
+    return true;
   }
 
   /** Every session in listing order, queued ones included: read again where a change was heard. */

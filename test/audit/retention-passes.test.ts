@@ -27,6 +27,8 @@ import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
 import { archiveOldDays, deleteOldDays } from '../../src/audit/log-retention.js';
 import { systemPaths } from '../../src/config/system-paths.js';
 import { archiveFinishedSessions } from '../../src/store/session-retention.js';
+import { loadConfig } from '../../src/config/config-loader.js';
+import { filesRetentionPass } from '../../src/daemon/retention-pass.js';
 import { HttpIntake } from '../../src/http/http-intake.js';
 import { archiveFailedFiles, archiveRequestDays, archiveRequestFile } from '../../src/intake/request-archive.js';
 import { RequestIdRegistry } from '../../src/intake/request-id-registry.js';
@@ -88,6 +90,17 @@ describe('archiveFinishedSessions', () => {
     expect(existsSync(path.join(paths.outbox, 'req-done.json'))).toBe(false);
     expect(existsSync(path.join(paths.sessions, 'running', 'journal.jsonl'))).toBe(true);
     expect(existsSync(path.join(paths.outbox, 'req-running.json'))).toBe(true);
+  });
+
+  it("a daemon's pass tells which sessions it archived (the listing drops them: test/store/session-index.test.ts)", () => {
+    const { root } = tempRoot();
+    writeFileSync(path.join(root, 'govflow.config.yaml'), 'timezone: UTC\naudit: { retention: { keep_days: 1 } }\n');
+    placeSession(root, 'done');
+    placeSession(root, 'running', () => {}, 3);
+    const told: string[][] = [];
+    filesRetentionPass(loadConfig(root, {}), null, undefined, (sessionIds) => told.push(sessionIds))(true);
+    expect(told).toEqual([['done']]);
+    expect(existsSync(path.join(systemPaths(root).sessions, 'done'))).toBe(false);
   });
 
   it('keeps finished sessions recovery may still read: a delegated child while its parent has not ended, one whose request file is still claimed', () => {

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemPaths } from '../../src/config/system-paths.js';
-import { SessionIndex, type ClaimedRequests, type SessionChanges } from '../../src/store/session-index.js';
+import { SessionIndex, type ClaimedRequests } from '../../src/store/session-index.js';
+import { sessionChanges } from '../../src/http/http-server.js';
+import { archiveFinishedSessions } from '../../src/store/session-retention.js';
 import type { SessionRow } from '../../src/store/session-listing.js';
 import { querySessions, type SessionQuery } from '../../src/web/session-list.js';
 import type { SessionEvents } from '../../src/pipeline/session-events.js';
@@ -19,20 +21,9 @@ import {
 
 afterEach(removeTempDirs);
 
-/** The changes the index re-reads, from the runtime's event bus (as the HTTP API adapts it). */
-function changesOf(events: SessionEvents): SessionChanges {
-  return (listener) => {
-    const offs = [
-      events.on('session_started', (event) => listener(event.sessionId, null)),
-      events.on('message', (event) => listener(event.sessionId, event.agent)),
-      events.on('session_finished', (event) => listener(event.sessionId, null)),
-    ];
-    return () => offs.forEach((off) => off());
-  };
-}
-
+/** The index as the HTTP API builds it, following the runtime's event bus. */
 function indexOf(root: string, events: SessionEvents) {
-  const listing = new SessionIndex(systemPaths(root), { timezone: 'UTC', changes: changesOf(events) });
+  const listing = new SessionIndex(systemPaths(root), { timezone: 'UTC', changes: sessionChanges(events) });
   return { listing, query: async (q: typeof query) => querySessions(await listing.orderedRows(), q) };
 }
 
@@ -95,6 +86,27 @@ describe('sessions index', () => {
         index.listing.close();
       },
     );
+  });
+
+  it('drops the sessions an hourly retention pass archived while the daemon listed them', async () => {
+    const root = exampleRoot();
+    await withRuntime(root, scripted(happyResponses(TWO_TASKS)), async (runtime) => {
+      const index = indexOf(root, runtime.events);
+      const start = (requestId: string) =>
+        runtime.runner.startSession(
+          { requestId, text: 'Book the venue.', user: null, sourceFile: `${requestId}.txt`, claimedPath: null },
+          new AbortController().signal,
+        );
+      const archived = await start('req-archived');
+      expect((await index.query(query)).total).toBe(1);
+      // As an hourly pass does once its day is past keep_days (runtime.ts wires filesRetentionPass to the bus).
+      const paths = systemPaths(root);
+      expect(archiveFinishedSessions({ paths, timezone: 'UTC', before: '99991231' })).toEqual([archived.sessionId]);
+      runtime.events.emit('sessions_archived', { sessionIds: [archived.sessionId] });
+      const later = await start('req-later');
+      expect((await index.query(query)).rows.map((row) => row.sessionId)).toEqual([later.sessionId]);
+      index.listing.close();
+    });
   });
 
   it('never loses a retry between its claim and its start being heard: queued, then read from its first record', async () => {
