@@ -21,7 +21,8 @@
  *      finished: the path's own latency with nothing else running.
  * 2. Stream memory: a `govflow start` child process, one session held running by a slow scripted
  *    model, BENCH_HTTP_STREAMS event streams (default 100) opened on it; figure: the child's
- *    resident memory growth per open stream.
+ *    resident memory growth per open stream; then BENCH_HTTP_POLLS status polls (default 2,000,
+ *    8 clients) of that request, `GET /v1/requests/:request_id`: the daemon's CPU per poll.
  *
  * BENCH_HTTP_ROUNDS rounds (default 5), HTTP and files alternating, so both meet the same machine
  * load; each figure is the median over rounds, and "added" the median of per-round differences.
@@ -64,6 +65,7 @@ import {
 const REQUESTS = envInteger('BENCH_HTTP_REQUESTS', 200);
 const CONCURRENCY = envInteger('BENCH_HTTP_CONCURRENCY', 16);
 const STREAMS = envInteger('BENCH_HTTP_STREAMS', 100);
+const POLLS = envInteger('BENCH_HTTP_POLLS', 2000);
 const ROUNDS = envInteger('BENCH_HTTP_ROUNDS', 5);
 const SERIAL = envInteger('BENCH_HTTP_SERIAL', 30);
 /** Milliseconds on a clock both processes share. */
@@ -245,6 +247,12 @@ async function measure(model, via, shape, count = REQUESTS, concurrency = CONCUR
   };
 }
 
+/** A process's CPU time so far (user + system, ms) from /proc (clock ticks of 1/100 s). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function rssKb(pid) {
   return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 }
@@ -301,7 +309,15 @@ async function streamMemory(model) {
     for (let index = 0; index < STREAMS; index++) await open();
     await sleep(1000);
     const after = rssKb(child.pid);
-    return { before, after, perStreamKb: (after - before) / STREAMS };
+    // What a client polling for its result costs the daemon, per GET.
+    const poll = async (count) => {
+      for (let index = 0; index < count; index++) await (await fetch(`${url}/v1/requests/held`)).arrayBuffer();
+    };
+    await poll(100);
+    const cpuBefore = cpuMs(child.pid);
+    await Promise.all(Array.from({ length: 8 }, () => poll(POLLS / 8)));
+    const pollCpuMs = (cpuMs(child.pid) - cpuBefore) / POLLS;
+    return { before, after, perStreamKb: (after - before) / STREAMS, pollCpuMs };
   } finally {
     for (const controller of controllers) controller.abort();
     child.kill('SIGKILL');
@@ -385,7 +401,8 @@ if (process.env.BENCH_HTTP_CLIENT === '1') {
     }
     const memory = await streamMemory(model);
     console.log(
-      `  ${model}: ${STREAMS} open event streams: daemon RSS ${memory.before} kB → ${memory.after} kB (${round(memory.perStreamKb, 1)} kB per stream)`,
+      `  ${model}: ${STREAMS} open event streams: daemon RSS ${memory.before} kB → ${memory.after} kB (${round(memory.perStreamKb, 1)} kB per stream); ` +
+        `${POLLS} status polls (GET /v1/requests/:id, 8 clients): ${round(memory.pollCpuMs, 3)} ms of daemon CPU each`,
     );
     const named = (name, unit, median) => ({ name: `${model}: ${name}`, unit, median });
     figures.push(
@@ -407,6 +424,7 @@ if (process.env.BENCH_HTTP_CLIENT === '1') {
       named('one at a time: HTTP submit → first call p50', 'ms', round1(serial.http)),
       named('one at a time: file drop → first call p50', 'ms', round1(serial.files)),
       named('RSS per open stream', 'kB', round(memory.perStreamKb, 1)),
+      named('daemon CPU per status poll (GET /v1/requests/:id)', 'ms', round(memory.pollCpuMs, 3)),
     );
     targets.push(
       {

@@ -4,12 +4,13 @@
  * loses nothing. An id claimed before, in any state, answers 409.
  */
 import { writeFileSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { SystemPaths } from '../config/system-paths.js';
 import { discardStaged, httpFolderName, stageFolder, type FolderSubmission } from '../intake/folder-submission.js';
 import { archiveRequestFile } from '../intake/request-archive.js';
+import { readAtMost } from '../intake/claimed-file.js';
 import { readRequestFolder, type AttachmentLimits } from '../intake/request-folder.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { receiveUpload } from './multipart-upload.js';
@@ -320,14 +321,10 @@ export class HttpIntake {
     if (!REQUEST_ID_PATTERN.test(requestId)) return null;
     let text: string;
     try {
-      const handle = await open(this.options.registry.markerPathOf(requestId), 'r');
-      try {
-        const buffer = Buffer.alloc(Math.min(this.options.maxBytes + 1, 4 * 1024 * 1024));
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-        text = buffer.subarray(0, bytesRead).toString('utf8');
-      } finally {
-        await handle.close();
-      }
+      // Sized by what is there (a request file or a short marker), not by the cap: a status poll
+      // allocated and zeroed max_bytes (1 MB) before, and its GC cost more than the rest of the GET.
+      const limit = Math.min(this.options.maxBytes + 1, 4 * 1024 * 1024);
+      text = readAtMost(this.options.registry.markerPathOf(requestId), limit, 4096).toString('utf8');
     } catch {
       return this.options.reads ? this.options.reads.ownerOf(requestId) : null;
     }

@@ -78,7 +78,7 @@ function describeNonRegular(stats: import('node:fs').Stats): string | null {
  * At most `limit` bytes; O_NOFOLLOW fails on a symlink swapped in after lstat. `sizeHint` sizes the
  * buffer. Synchronous: a small file in the page cache costs less than the thread-pool round trips.
  */
-function readAtMost(file: string, limit: number, sizeHint: number): Buffer {
+export function readAtMost(file: string, limit: number, sizeHint: number): Buffer {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     let buffer = Buffer.allocUnsafe(Math.min(limit, sizeHint + 1));

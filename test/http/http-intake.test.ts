@@ -27,7 +27,7 @@ function visible(folder: string): string[] {
   return readdirSync(folder).filter((name) => !name.startsWith('.'));
 }
 
-function setUp() {
+function setUp(maxBytes = 1024) {
   const paths = systemPaths(makeTempFolder('govflow-http-intake-'));
   mkdirSync(paths.processing, { recursive: true });
   const registry = new RequestIdRegistry(paths);
@@ -37,7 +37,7 @@ function setUp() {
   const inbox = new InboxIntake({
     paths,
     registry,
-    maxBytes: 1024,
+    maxBytes,
     settleMs: 100,
     rescanIntervalMs: 60_000,
     concurrency: 1,
@@ -52,13 +52,21 @@ function setUp() {
   const intake = new HttpIntake({
     submit: (submission) => inbox.submit(submission),
     registry,
-    maxBytes: 1024,
+    maxBytes,
     timezone: 'UTC',
   });
   return { paths, registry, intake, inbox, handled, release };
 }
 
 describe('HttpIntake', () => {
+  it("reads a request's owner from a request file longer than the first read of its marker", async () => {
+    const { intake, inbox, release } = setUp(64 * 1024);
+    await inbox.start();
+    const submitted = await intake.submit({ request: 'long '.repeat(4000), request_id: 'r-long' }, 'carol');
+    expect(await intake.ownerOf('r-long')).toEqual({ user: 'carol', sessionId: submitted.sessionId });
+    release();
+  });
+
   it('makes the request a durable claim with its user and session, hands it over without the inbox, and refuses the id a second time', async () => {
     const { paths, intake, inbox, handled, release } = setUp();
     await inbox.start();
