@@ -408,6 +408,19 @@ export function within(promise, ms, fallback) {
 /** Linux reports /proc times in clock ticks of 1/100 s. */
 const TICK_MS = 10;
 
+/** A process's CPU time so far from /proc, ms: user, system and their total; 0 for each once it is gone. */
+export function processCpu(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const user = Number(fields[11]) * TICK_MS;
+    const system = Number(fields[12]) * TICK_MS;
+    return { user, system, total: user + system };
+  } catch {
+    return { user: 0, system: 0, total: 0 };
+  }
+}
+
 /**
  * CPU (user + system, ms) of a process so far, by the thread kind Node names: the main thread (its
  * id is the pid; JavaScript runs there), V8's helpers (`V8Worker` on Node 24, `node` on Node 22, and

@@ -23,7 +23,6 @@
  * (govflow, AI SDK, zod, Node, GC…); profiling adds CPU to both sides.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -32,6 +31,7 @@ import {
   envInteger,
   exampleAnswers,
   makeExampleRoot,
+  processCpu,
   reportResult,
   round,
   startFakeModel,
@@ -48,17 +48,10 @@ const DELTA_MS = envInteger('BENCH_CHAT_DELTA_MS', 5);
 const ANSWER_MARK = '"answer":"';
 const PROFILE = process.env.BENCH_CHAT_PROFILE;
 const profileDir = (who) => PROFILE && path.join(PROFILE, `node${process.versions.node.split('.')[0]}`, who);
-const TICK_MS = 10; // /proc times are in clock ticks of 1/100 s on Linux
 const ANSWER =
   'The team decided to ship v2 on 1 March. Alice sends the release notes by Friday; Bob books the venue. ' +
   'Nothing else was decided, and no other owner was named in the note, so the two action items above are the whole list.';
 const clock = () => performance.timeOrigin + performance.now();
-
-/** User + system CPU of a process so far, ms. */
-function procCpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
 
 /** `govflow start` on `root`; resolves with its HTTP address and the process. */
 function startDaemon(root) {
@@ -141,7 +134,7 @@ try {
     const bodies = [];
     const answerMs = [];
     const callsBefore = (await model.stats()).calls;
-    const cpuBefore = procCpuMs(daemon.child.pid);
+    const cpuBefore = processCpu(daemon.child.pid).total;
     for (let turn = 0; turn < TURNS; turn++) {
       const figures = await chatTurn(
         daemon.url,
@@ -156,7 +149,7 @@ try {
       byTurn[turn].complete.push(figures.complete);
       byTurn[turn].entryBytes.push(Buffer.byteLength(sent[0], 'utf8'));
     }
-    const cpuMs = procCpuMs(daemon.child.pid) - cpuBefore;
+    const cpuMs = processCpu(daemon.child.pid).total - cpuBefore;
     const calls = (await model.stats()).calls - callsBefore;
     const last = roundIndex === ROUNDS - 1;
     const floorProfile = PROFILE && last ? profileDir('floor') : undefined;

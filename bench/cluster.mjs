@@ -43,6 +43,7 @@ import {
   envInteger,
   makeExampleRoot,
   now,
+  processCpu,
   removeRoot,
   reportResult,
   requestText,
@@ -222,18 +223,6 @@ async function waitForResults(label, rootsOfRun, count, timeoutMs) {
   }
 }
 
-const TICK_MS = 1000 / 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
-
-/** CPU time (user + system, ms) of one process from /proc, 0 when it is gone. */
-function processCpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * CPU time so far of the daemons and of every local Postgres process (backends, WAL writer, …);
  * `postgresBackground` is the share of Postgres's own processes (WAL writer, checkpointer, …),
@@ -256,7 +245,7 @@ function cpuMs(daemonPids) {
       return false;
     }
   };
-  const sum = (pids) => pids.reduce((total, pid) => total + processCpuMs(pid), 0);
+  const sum = (pids) => pids.reduce((total, pid) => total + processCpu(pid).total, 0);
   return {
     daemons: sum(daemonPids),
     postgres: sum(postgresPids),

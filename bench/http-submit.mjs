@@ -50,6 +50,7 @@ import {
   exampleAnswers,
   importBuilt,
   makeExampleRoot,
+  processCpu,
   quietLog,
   removeRoot,
   reportResult,
@@ -247,12 +248,6 @@ async function measure(model, via, shape, count = REQUESTS, concurrency = CONCUR
   };
 }
 
-/** A process's CPU time so far (user + system, ms) from /proc (clock ticks of 1/100 s). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 function rssKb(pid) {
   return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 }
@@ -314,9 +309,9 @@ async function streamMemory(model) {
       for (let index = 0; index < count; index++) await (await fetch(`${url}/v1/requests/held`)).arrayBuffer();
     };
     await poll(100);
-    const cpuBefore = cpuMs(child.pid);
+    const cpuBefore = processCpu(child.pid).total;
     await Promise.all(Array.from({ length: 8 }, () => poll(POLLS / 8)));
-    const pollCpuMs = (cpuMs(child.pid) - cpuBefore) / POLLS;
+    const pollCpuMs = (processCpu(child.pid).total - cpuBefore) / POLLS;
     return { before, after, perStreamKb: (after - before) / STREAMS, pollCpuMs };
   } finally {
     for (const controller of controllers) controller.abort();

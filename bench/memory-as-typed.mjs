@@ -29,6 +29,7 @@ const {
   envInteger,
   exampleAnswers,
   makeExampleRoot,
+  processCpu,
   removeRoot,
   reportResult,
   requestText,
@@ -65,16 +66,6 @@ const statusField = (pid, field) => {
     return 0; // the process has gone
   }
 };
-
-/** CPU time (user + system) of `pid` in ms; /proc counts clock ticks of 1/100 s on Linux. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
 
 /** `pid` and every process below it. */
 function processTree(pid) {
@@ -170,7 +161,7 @@ async function startGovflow(node, fake, concurrency, roots) {
       return readdirSync(outbox).filter((name) => name.endsWith('.json')).length;
     },
     peak: () => watch.peak(),
-    cpuMs: () => processTree(child.pid).reduce((sum, member) => sum + cpuMs(member), 0),
+    cpuMs: () => processTree(child.pid).reduce((sum, member) => sum + processCpu(member).total, 0),
     async stop() {
       watch.stop();
       child.kill('SIGTERM');

@@ -18,7 +18,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readFileSync, watch, writeFileSync } from 'node:fs';
+import { watch, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import {
@@ -27,6 +27,7 @@ import {
   envInteger,
   exampleAnswers,
   makeExampleRoot,
+  processCpu,
   removeRoot,
   reportResult,
   requestText,
@@ -43,15 +44,8 @@ const PARTS = (process.env.BENCH_NOTIFY_PARTS ?? 'webhooks,rate_limit').split(',
 const WARM_UP = 32;
 const TOKEN = 'bench-notify-token';
 const SECRET = `whsec_${Buffer.from('govflow-bench-notify-secret').toString('base64')}`;
-const TICKS_PER_SECOND = 100;
 const roots = [];
 cleanUpOnExit(roots);
-
-/** CPU seconds (user + system) the process `pid` used so far. */
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
 
 /** A kept-alive connection sending each POST in one write (the client's cost stays small). */
 async function connect(url) {
@@ -177,12 +171,12 @@ async function measure(script, notify, receiver, label) {
     await run(`${label}-warm`, WARM_UP);
     const hooks = notify && PARTS.includes('webhooks');
     if (hooks) while (receiver.count() - deliveredBefore < WARM_UP) await sleep(5);
-    const before = cpuSeconds(child.pid);
+    const before = processCpu(child.pid).total / 1000;
     const delivered = receiver.count();
     await run(label, REQUESTS);
     // Every event delivered: its CPU is part of the figure.
     if (hooks) while (receiver.count() - delivered < REQUESTS) await sleep(5);
-    const after = cpuSeconds(child.pid);
+    const after = processCpu(child.pid).total / 1000;
     return ((after - before) * 1000) / REQUESTS;
   } finally {
     watcher.close();

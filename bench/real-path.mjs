@@ -45,7 +45,6 @@ import { measureSdkFloor } from './sdk-floor.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(BENCH_DIR, '..', 'bin', 'govflow.js');
-const TICK_MS = 10; // /proc times are in clock ticks of 1/100 s on Linux
 
 await main();
 
@@ -61,6 +60,7 @@ async function main() {
     reportResult,
     requestText,
     stageRequest,
+    processCpu,
     threadCpuMs,
     threadCpuPerCall,
     machineInfo,
@@ -82,11 +82,6 @@ async function main() {
   // The answers as the dry-run provider gives them, from one session.
   const { answers } = await exampleAnswers();
 
-  /** User and system CPU of a process, ms. */
-  const procCpu = (pid) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return { user: Number(fields[11]) * TICK_MS, system: Number(fields[12]) * TICK_MS };
-  };
   const peakRssMb = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
   const rssMb = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
@@ -178,14 +173,14 @@ async function main() {
       await fake.captured?.();
       const callsBefore = (await fake.stats()).calls;
       const streamedBefore = (await fake.stats()).streamed;
-      const cpuBefore = procCpu(daemon.pid);
-      const fakeBefore = procCpu(fake.pid);
+      const cpuBefore = processCpu(daemon.pid);
+      const fakeBefore = processCpu(fake.pid);
       const threadsBefore = threadCpuMs(daemon.pid);
       const started = performance.now();
       const acceptedMs = await batch(daemon, 'run', requests, options);
       const wallMs = performance.now() - started;
-      const cpuAfter = procCpu(daemon.pid);
-      const fakeAfter = procCpu(fake.pid);
+      const cpuAfter = processCpu(daemon.pid);
+      const fakeAfter = processCpu(fake.pid);
       const threadsAfter = threadCpuMs(daemon.pid);
       const systemMs = cpuAfter.system - cpuBefore.system;
       const cpuMs = cpuAfter.user - cpuBefore.user + systemMs;

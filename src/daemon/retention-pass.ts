@@ -78,7 +78,7 @@ export function filesRetentionPass(
   config: GovflowConfig,
   key: { privateKey: KeyObject; keyId: string } | null,
   log: OperationalLog | undefined,
-  onArchived: (sessionIds: string[]) => void = () => {},
+  onArchived: (sessionIds: string[]) => void,
 ): (atStart: boolean) => void {
   const { paths, timezone } = config;
   const deleteAfterDays = config.audit.retention.delete_after_days;
