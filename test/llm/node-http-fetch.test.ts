@@ -108,6 +108,28 @@ describe('nodeHttpFetch', () => {
     expect(sockets).toHaveLength(8);
   });
 
+  it("keeps every socket of a wave wider than Node's default pool of idle sockets (256) for the next wave", async () => {
+    const width = 300;
+    let waiting: Array<() => void> = [];
+    // Each wave is answered at once when all its calls have arrived: every socket is in use together.
+    handler = (_request, body, response) => {
+      waiting.push(() => response.end(body));
+      if (waiting.length < width) return;
+      const answers = waiting;
+      waiting = [];
+      for (const answer of answers) answer();
+    };
+    for (let wave = 0; wave < 2; wave++) {
+      const answers = await Promise.all(
+        Array.from({ length: width }, async (_, index) =>
+          (await nodeHttpFetch(`${url}/`, { method: 'POST', body: `${wave}-${index}` })).text(),
+        ),
+      );
+      expect(answers).toEqual(Array.from({ length: width }, (_, index) => `${wave}-${index}`));
+    }
+    expect(sockets).toHaveLength(width);
+  });
+
   it('an abort before the answer closes the request at the server and rejects with the reason', async () => {
     let read = 0;
     handler = () => (read += 1); // never answers
