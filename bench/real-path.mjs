@@ -31,6 +31,8 @@
  * issue 27 asked 1.5× on HTTP); ≤ 1.3× streamText with event streams (27); peak RSS ≤ 150 MB at
  * concurrency 16; at 1,000 in flight wall ≤ 1.25× ideal and RSS ≤ 400 MB (41; 27 asked 1.3× and 1 GB at 500).
  * BENCH_REAL_PATHS (default http,file,events) picks the paths of part 1 and their order.
+ * BENCH_NODE_ARGS='--flag …' starts each daemon with those Node arguments (a V8 flag, an --import
+ * that samples the heap), to measure what they change; the targets are for none.
  * BENCH_REAL_PROFILE=DIR profiles each daemon and each floor (DIR/<node>-<path>-<round>/govflow and
  * /floor; bench/cpu-profile-summary.mjs reads one) and prints where the last round's CPU went per
  * call, by part (govflow, AI SDK, zod, Node, GC…); profiling itself adds CPU to both sides.
@@ -92,7 +94,9 @@ async function main() {
     );
     roots.push(root);
     // Its operational log (stderr) is read and dropped, as a terminal or journald would take it.
-    const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+    const profile = profileDir
+      ? ['--cpu-prof', '--cpu-prof-dir', profileDir]
+      : (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const child = spawn(process.execPath, [...profile, CLI, 'start', '--root', root], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
