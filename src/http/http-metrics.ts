@@ -188,20 +188,25 @@ export class GovflowMetrics {
       },
     });
 
-    /** Start times of the steps a session has running, per agent, oldest first. */
-    const stepStarts = new Map<string, number[]>();
+    /** Start times of the steps each session has running, per agent, oldest first. */
+    const stepStarts = new Map<string, Map<string, number[]>>();
     const { events } = sources;
     this.offs.push(
       events.on('session_started', (event) => running.add(event.sessionId)),
       events.on('step_started', (event) => {
         running.add(event.sessionId);
-        const key = `${event.sessionId}\u0000${event.agent}`;
-        stepStarts.set(key, [...(stepStarts.get(key) ?? []), performance.now()]);
+        let agents = stepStarts.get(event.sessionId);
+        if (agents === undefined) stepStarts.set(event.sessionId, (agents = new Map()));
+        const starts = agents.get(event.agent);
+        if (starts === undefined) agents.set(event.agent, [performance.now()]);
+        else starts.push(performance.now());
       }),
       events.on('message', (event) => {
-        const key = `${event.sessionId}\u0000${event.agent}`;
-        const started = stepStarts.get(key)?.shift();
-        if (stepStarts.get(key)?.length === 0) stepStarts.delete(key);
+        const agents = stepStarts.get(event.sessionId);
+        const starts = agents?.get(event.agent);
+        const started = starts?.shift();
+        if (starts?.length === 0) agents!.delete(event.agent);
+        if (agents?.size === 0) stepStarts.delete(event.sessionId);
         if (started !== undefined) steps.observe({ agent: event.agent }, (performance.now() - started) / 1000);
       }),
       events.on('model_call_finished', (event) => {
@@ -224,7 +229,7 @@ export class GovflowMetrics {
       }),
       events.on('session_finished', (event) => {
         running.delete(event.sessionId);
-        for (const key of stepStarts.keys()) if (key.startsWith(`${event.sessionId}\u0000`)) stepStarts.delete(key);
+        stepStarts.delete(event.sessionId);
         sessions.inc({ status: event.status });
       }),
     );

@@ -285,6 +285,21 @@ describe('HTTP API', () => {
     );
     expect(metrics).toMatch(/govflow_tokens_total\{agent="objective_agent",model="dry-run",direction="input"\} [1-9]/);
     expect(metrics).toMatch(/govflow_audit_append_seconds_count 6/);
+    // One step timed per message, each against its own agent's start (the plan's two tasks run together).
+    const stepCounts = Object.fromEntries(
+      [...metrics.matchAll(/^govflow_step_duration_seconds_count\{agent="([^"]+)"\} (\d+)$/gm)].map((match) => [
+        match[1],
+        Number(match[2]),
+      ]),
+    );
+    expect(stepCounts).toEqual({
+      objective_agent: 1,
+      goal_agent: 1,
+      planning_agent: 1,
+      action_item_agent: 1,
+      summarizer_agent: 1,
+      final_output_agent: 1,
+    });
     expect(metrics).toMatch(/govflow_queue_depth 0/);
     const logs = await getJson(`${url}/v1/logs?session=${body.session_id}&agent=goal_agent`);
     expect(logs.body.entries).toHaveLength(1);
