@@ -100,9 +100,8 @@ async function streamTurn(
   const offs: Array<() => void> = [];
   const on = <K extends keyof SessionEventMap>(name: K, handle: (payload: SessionEventMap[K]) => void) => {
     offs.push(
-      context.events.on(name, (payload) => {
-        if ((payload as { sessionId: string }).sessionId === sessionId && (connection === null || connection.isOpen))
-          handle(payload);
+      context.events.onSession(sessionId, name, (payload) => {
+        if (connection === null || connection.isOpen) handle(payload);
       }),
     );
   };

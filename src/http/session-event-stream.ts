@@ -66,14 +66,17 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
       ...(entryHash ? { entry_hash: entryHash } : {}),
     });
   };
+  /** The stream's subscriptions to its session's events, made once the session is known (replay). */
+  const subscriptions: Array<(session: string) => void> = [];
   function on<K extends keyof SessionEventMap>(name: K, handle: (payload: SessionEventMap[K]) => void): void {
-    offs.push(
-      events.on(name, (payload) => {
-        if (sessionId === null || (payload as { sessionId: string }).sessionId !== sessionId || !connection.isOpen)
-          return;
-        if (replaying) held.push(() => handle(payload));
-        else handle(payload);
-      }),
+    subscriptions.push((session) =>
+      offs.push(
+        events.onSession(session, name, (payload) => {
+          if (!connection.isOpen) return;
+          if (replaying) held.push(() => handle(payload));
+          else handle(payload);
+        }),
+      ),
     );
   }
   /** A live-only event: numbered by the daemon (the same on every connection). */
@@ -110,7 +113,11 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
 
   /** Sends what the journal holds, then lets the held live events through. */
   const replay = () => {
-    if (sessionId !== null) offs.push(events.readChunks(sessionId));
+    if (sessionId !== null && connection.isOpen) {
+      // Subscribed as the session becomes known: its events before that were not this stream's.
+      for (const subscribe of subscriptions.splice(0)) subscribe(sessionId);
+      offs.push(events.readChunks(sessionId));
+    }
     const view = sessionId === null ? null : lookup.session(sessionId);
     if (view) {
       if (!startedSent)

@@ -92,21 +92,46 @@ export type SessionEventName = keyof SessionEventMap;
 export class SessionEvents {
   // Many SSE clients may listen at once; the default of 10 would print a false leak warning.
   private readonly emitter = new EventEmitter().setMaxListeners(0);
+  /**
+   * Listeners of one session's events (its event streams, its chat turns), told after the bus's
+   * own listeners: an event costs the same however many other sessions have a stream open.
+   */
+  private readonly sessionEmitters = new Map<string, EventEmitter>();
 
   emit<K extends SessionEventName>(name: K, payload: SessionEventMap[K]): void {
-    for (const listener of this.emitter.listeners(name)) {
-      try {
-        (listener as (value: SessionEventMap[K]) => void)(payload);
-      } catch {
-        // A broken listener must never break a session.
-      }
-    }
+    // Who listens is decided before anyone is told: a listener subscribed meanwhile hears the next event.
+    const sessionId = (payload as { sessionId?: unknown }).sessionId;
+    const ofSession = typeof sessionId === 'string' ? this.sessionEmitters.get(sessionId)?.listeners(name) : undefined;
+    deliver(this.emitter.listeners(name), payload);
+    if (ofSession !== undefined) deliver(ofSession, payload);
   }
 
   /** Subscribes; returns the function that unsubscribes. */
   on<K extends SessionEventName>(name: K, listener: (payload: SessionEventMap[K]) => void): () => void {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);
+  }
+
+  /** Subscribes to `sessionId`'s events named `name` only; returns the function that unsubscribes. */
+  onSession<K extends SessionEventName>(
+    sessionId: string,
+    name: K,
+    listener: (payload: SessionEventMap[K]) => void,
+  ): () => void {
+    let emitter = this.sessionEmitters.get(sessionId);
+    if (emitter === undefined) this.sessionEmitters.set(sessionId, (emitter = new EventEmitter().setMaxListeners(0)));
+    const subscribed = emitter;
+    subscribed.on(name, listener);
+    return () => {
+      subscribed.off(name, listener);
+      if (subscribed.eventNames().length === 0 && this.sessionEmitters.get(sessionId) === subscribed)
+        this.sessionEmitters.delete(sessionId);
+    };
+  }
+
+  /** Sessions with a listener of their own (onSession) now. */
+  get sessionsListenedTo(): number {
+    return this.sessionEmitters.size;
   }
 
   /** Someone reads `sessionId`'s live chunks (null: every session's) until the returned function is called; only then do calls stream. */
@@ -145,3 +170,14 @@ export class SessionEvents {
 }
 
 const EVERY_SESSION = Symbol('every session');
+
+/** Tells each listener; one that throws is ignored. */
+function deliver(listeners: ReturnType<EventEmitter['listeners']>, payload: unknown): void {
+  for (const listener of listeners) {
+    try {
+      (listener as (value: unknown) => void)(payload);
+    } catch {
+      // A broken listener must never break a session.
+    }
+  }
+}

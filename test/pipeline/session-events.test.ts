@@ -141,4 +141,47 @@ describe('session events', () => {
     expect(runnerBus.readsChunks('session-1')).toBe(false);
     expect(runnerBus.readsChunks('session-2')).toBe(false);
   });
+
+  it("tells a session's own listeners only its events, after the bus's, and forgets the session with its last listener", () => {
+    const bus = new SessionEvents();
+    const heard: string[] = [];
+    bus.on('message', (event) => heard.push(`bus ${event.sessionId} ${event.sequence}`));
+    const offs = [
+      bus.onSession('s1', 'message', (event) => heard.push(`s1 ${event.sequence}`)),
+      bus.onSession('s1', 'session_finished', (event) => heard.push(`s1 ${event.status}`)),
+      bus.onSession('s2', 'message', () => {
+        throw new Error('broken listener');
+      }),
+      bus.onSession('s2', 'message', (event) => heard.push(`s2 ${event.sequence}`)),
+    ];
+    const message = (sessionId: string, sequence: number) =>
+      bus.emit('message', {
+        sessionId,
+        sequence,
+        agent: 'a',
+        status: 'ok',
+        outputType: null,
+        messageId: 'm',
+        entryHash: null,
+      });
+    message('s1', 1);
+    message('s2', 1);
+    message('s3', 1);
+    bus.emit('session_finished', { sessionId: 's1', requestId: 'r1', status: 'success' });
+    expect(heard).toEqual(['bus s1 1', 's1 1', 'bus s2 1', 's2 1', 'bus s3 1', 's1 success']);
+    // A listener subscribed while an event is told hears the next one, not that one.
+    heard.length = 0;
+    const late: Array<() => void> = [];
+    const offEarly = bus.onSession('s3', 'message', () =>
+      late.push(bus.onSession('s3', 'message', () => heard.push('late'))),
+    );
+    message('s3', 2);
+    expect(heard).toEqual(['bus s3 2']);
+    offEarly();
+    message('s3', 3);
+    expect(heard).toEqual(['bus s3 2', 'bus s3 3', 'late']);
+    expect(bus.sessionsListenedTo).toBe(3);
+    for (const off of [...offs, ...late]) off();
+    expect(bus.sessionsListenedTo).toBe(0);
+  });
 });
