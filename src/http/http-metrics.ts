@@ -205,7 +205,7 @@ export class GovflowMetrics {
         const agents = stepStarts.get(event.sessionId);
         const starts = agents?.get(event.agent);
         const started = starts?.shift();
-        if (starts?.length === 0) agents!.delete(event.agent);
+        if (starts?.length === 0) agents?.delete(event.agent);
         if (agents?.size === 0) stepStarts.delete(event.sessionId);
         if (started !== undefined) steps.observe({ agent: event.agent }, (performance.now() - started) / 1000);
       }),

@@ -118,13 +118,11 @@ export class SessionEvents {
     name: K,
     listener: (payload: SessionEventMap[K]) => void,
   ): () => void {
-    let emitter = this.sessionEmitters.get(sessionId);
-    if (emitter === undefined) this.sessionEmitters.set(sessionId, (emitter = new EventEmitter().setMaxListeners(0)));
-    const subscribed = emitter;
-    subscribed.on(name, listener);
+    const emitter = this.sessionEmitters.get(sessionId) ?? new EventEmitter().setMaxListeners(0);
+    this.sessionEmitters.set(sessionId, emitter.on(name, listener));
     return () => {
-      subscribed.off(name, listener);
-      if (subscribed.eventNames().length === 0 && this.sessionEmitters.get(sessionId) === subscribed)
+      emitter.off(name, listener);
+      if (emitter.eventNames().length === 0 && this.sessionEmitters.get(sessionId) === emitter)
         this.sessionEmitters.delete(sessionId);
     };
   }
