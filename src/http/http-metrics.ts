@@ -195,18 +195,20 @@ export class GovflowMetrics {
       events.on('session_started', (event) => running.add(event.sessionId)),
       events.on('step_started', (event) => {
         running.add(event.sessionId);
-        let agents = stepStarts.get(event.sessionId);
-        if (agents === undefined) stepStarts.set(event.sessionId, (agents = new Map()));
-        const starts = agents.get(event.agent);
-        if (starts === undefined) agents.set(event.agent, [performance.now()]);
-        else starts.push(performance.now());
+        const agents = stepStarts.get(event.sessionId) ?? new Map<string, number[]>();
+        stepStarts.set(event.sessionId, agents);
+        const starts = agents.get(event.agent) ?? [];
+        agents.set(event.agent, starts);
+        starts.push(performance.now());
       }),
       events.on('message', (event) => {
         const agents = stepStarts.get(event.sessionId);
         const starts = agents?.get(event.agent);
         const started = starts?.shift();
-        if (starts?.length === 0) agents?.delete(event.agent);
-        if (agents?.size === 0) stepStarts.delete(event.sessionId);
+        if (agents !== undefined && starts?.length === 0) {
+          agents.delete(event.agent);
+          if (agents.size === 0) stepStarts.delete(event.sessionId);
+        }
         if (started !== undefined) steps.observe({ agent: event.agent }, (performance.now() - started) / 1000);
       }),
       events.on('model_call_finished', (event) => {
