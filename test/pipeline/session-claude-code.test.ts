@@ -263,7 +263,7 @@ describe('a Claude Code agent in a session', () => {
             name: 'write_file',
             input: {
               path: 'slow.js',
-              content: `setTimeout(() => require('fs').writeFileSync('marker-slow', 'late'), 4000);`,
+              content: `setTimeout(() => require('fs').writeFileSync('marker-slow', 'late'), 30000);`,
             },
           },
           {
@@ -271,7 +271,7 @@ describe('a Claude Code agent in a session', () => {
             name: 'write_file',
             input: {
               path: 'loud.js',
-              content: `process.stdout.write('y'.repeat(10000)); setTimeout(() => require('fs').writeFileSync('marker-loud', 'late'), 2000);`,
+              content: `process.stdout.write('y'.repeat(10000)); setTimeout(() => require('fs').writeFileSync('marker-loud', 'late'), 30000);`,
             },
           },
         ],

@@ -15,7 +15,7 @@ import { McpProcessRecords } from '../../src/tools/mcp-process-records.js';
 import { runCommandTool, type CommandSettings } from '../../src/tools/run-command-tool.js';
 import { ToolCallError, type ToolCallContext } from '../../src/tools/tool-contract.js';
 import { ensureWorkspace } from '../../src/tools/workspace-paths.js';
-import { processStarted, processesGone } from '../support/processes.js';
+import { processStarted, processesGone, processesIn } from '../support/processes.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 const servers: Server[] = [];
@@ -92,10 +92,11 @@ function finish() { console.log(JSON.stringify(result)); process.exit(0); }
 `;
 
 function escapeScript(exitAtOnce: boolean): string {
-  // setsid (a new session and group) detaches the child from the command; it writes its marker after 2 s.
+  // setsid (a new session and group) detaches the child from the command; it writes its marker after
+  // 30 s, so only a process the sandbox failed to end can write it, however loaded the machine.
   return `
 const { spawn } = require('child_process');
-const late = 'setTimeout(() => require("fs").writeFileSync("escaped-marker", "x"), 2000)';
+const late = 'setTimeout(() => require("fs").writeFileSync("escaped-marker", "x"), 30000)';
 const child = spawn('/usr/bin/setsid', [process.execPath, '-e', late], { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
 child.unref();
 console.log('started');
@@ -144,7 +145,8 @@ describe('run_command in bubblewrap', () => {
     writeFileSync(path.join(workspace, 'escape.js'), escapeScript(true));
     const started = performance.now();
     const run = await tool.call({ command: `${NODE} escape.js` }, context);
-    expect(performance.now() - started).toBeLessThan(1800);
+    // Not the 30 s of the detached process (the bound leaves room for a loaded machine).
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(run).toMatchObject({ isError: false, command: { exit_code: 0 } });
     // Every process of the command, the detached one included, is gone: no marker can appear later.
     await processesGone(workspace);
@@ -156,7 +158,8 @@ describe('run_command in bubblewrap', () => {
     writeFileSync(path.join(timed.workspace, 'escape.js'), escapeScript(false));
     const started = performance.now();
     const run = await timed.tool.call({ command: `${NODE} escape.js` }, timed.context);
-    expect(performance.now() - started).toBeLessThan(1900);
+    // At the 1 s timeout: the command itself would run for ever, the process it detached for 30 s.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(run).toMatchObject({ isError: true, command: { stopped: 'timeout', exit_code: null } });
 
     const aborted = await setup([`Bash(${NODE} escape.js)`]);
@@ -166,7 +169,7 @@ describe('run_command in bubblewrap', () => {
     const abortedAt = performance.now();
     aborted.controller.abort(new Error('cancelled by the operator'));
     await expect(running).rejects.toThrow('cancelled by the operator');
-    expect(performance.now() - abortedAt).toBeLessThan(1000);
+    expect(performance.now() - abortedAt).toBeLessThan(5_000);
     await processesGone(timed.workspace);
     await processesGone(aborted.workspace);
     expect(existsSync(path.join(timed.workspace, 'escaped-marker'))).toBe(false);
@@ -197,7 +200,8 @@ describe('run_command in bubblewrap', () => {
     const started = performance.now();
     const run = await none.tool.call({ command: `${NODE} escape.js` }, none.context);
     // Unsandboxed, the detached process outlives the command, but the call does not wait on its pipes.
-    expect(performance.now() - started).toBeLessThan(1800);
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(run.command).toMatchObject({ exit_code: 0, sandbox: 'none' });
+    for (const left of processesIn(none.workspace)) process.kill(left.pid, 'SIGKILL');
   }, 30_000);
 });

@@ -168,13 +168,14 @@ describe('run_command', () => {
 
   it('kills the whole process group at the timeout: the marker its child would write never appears', async () => {
     const { workspace, context, tool } = await setup([`Bash(${NODE} slow.js)`], { timeoutMs: 1500 });
-    // The command starts a child that writes the marker after 4 s, then waits itself.
+    // The command starts a child that writes the marker after 30 s, then waits itself: long after the
+    // timeout, so only a process the kill missed can write one (processesGone fails first).
     script(
       workspace,
       'slow.js',
       `const { spawn } = require('child_process');
-       spawn(process.execPath, ['-e', 'setTimeout(() => require("fs").writeFileSync("marker", "late"), 4000)'], { stdio: 'ignore' });
-       setTimeout(() => require('fs').writeFileSync('marker-parent', 'late'), 4000);
+       spawn(process.execPath, ['-e', 'setTimeout(() => require("fs").writeFileSync("marker", "late"), 30000)'], { stdio: 'ignore' });
+       setTimeout(() => require('fs').writeFileSync('marker-parent', 'late'), 30000);
        console.log('started');`,
     );
     const outcome = await tool.call({ command: `${NODE} slow.js` }, context);
@@ -197,7 +198,7 @@ describe('run_command', () => {
       workspace,
       'loud.js',
       `process.stdout.write('x'.repeat(5000));
-       setTimeout(() => require('fs').writeFileSync('marker', 'after the output'), 1500);`,
+       setTimeout(() => require('fs').writeFileSync('marker', 'after the output'), 30000);`,
     );
     const outcome = await tool.call({ command: `${NODE} loud.js` }, context);
     expect(outcome).toMatchObject({ isError: true, command: { stopped: 'output_limit', exit_code: null } });
@@ -213,7 +214,9 @@ describe('run_command', () => {
     script(
       workspace,
       'wait.js',
-      `setTimeout(() => require('fs').writeFileSync('marker', 'x'), 3000); console.log('waiting');`,
+      // Its marker is 30 s away: a loaded machine may stall this test for seconds, and only a process
+      // the kill missed can write it (processesGone fails first).
+      `setTimeout(() => require('fs').writeFileSync('marker', 'x'), 30000); console.log('waiting');`,
     );
     const running = tool.call({ command: `${NODE} wait.js` }, context);
     await processStarted(workspace, `${NODE} wait.js`);
