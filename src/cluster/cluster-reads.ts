@@ -8,7 +8,7 @@ import { httpFolderName } from '../intake/folder-submission.js';
 import type pg from 'pg';
 import type { SystemPaths } from '../config/system-paths.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
-import type { CancelTarget, SessionStanding } from '../store/session-reads.js';
+import type { CancelTarget, SessionStanding, StoreSubmission } from '../store/session-reads.js';
 import type { SessionRow } from '../store/session-listing.js';
 import type { JournalRecord } from '../store/session-journal.js';
 import { JournalFormatError } from '../store/journal-format.js';
@@ -111,7 +111,7 @@ export class ClusterReads implements SessionReads {
     metadata: Record<string, unknown> | null;
     chat?: Record<string, unknown>;
     attachments?: { folder: string; files: AttachmentInfo[] };
-  }): Promise<'queued' | 'duplicate'> {
+  }): Promise<StoreSubmission> {
     if (!this.leases) throw new GovflowError('internal', 'this store reader takes no submissions');
     const previousTurn = request.chat?.previous_session_id;
     const outcome = await this.leases.enqueue({
@@ -121,7 +121,7 @@ export class ClusterReads implements SessionReads {
       sourceFile: request.attachments ? httpFolderName(request.requestId) : httpSubmissionName(request.requestId),
       claimedPath: null,
     });
-    return outcome.kind === 'queued' ? 'queued' : 'duplicate';
+    return outcome.kind === 'queued' || outcome.kind === 'turn_taken' ? outcome.kind : 'duplicate';
   }
 
   async sessionRows(): Promise<SessionRow[]> {

@@ -217,9 +217,9 @@ export class StoreIntake {
           : {}),
       });
       if (queued.kind === 'full') return queueFullVerdict(item.action, this.config.http.max_queued);
-      if (queued.kind === 'queued' || queued.ours)
+      if (queued.kind === 'queued' || (queued.kind === 'duplicate' && queued.ours))
         return { status: 'accepted', new_session_id: sessionId, new_request_id: requestId };
-      if (queued.column === 'session_id') {
+      if (queued.kind === 'duplicate' && queued.column === 'session_id') {
         const ownRequest = await this.leases.requestIdOf(sessionId);
         if (ownRequest !== null) return { status: 'accepted', new_session_id: sessionId, new_request_id: ownRequest };
       }

@@ -16,6 +16,9 @@ interface Migration {
   sql: string;
 }
 
+/** A session's chat conversation as its request names it (src/pipeline/chat-turn.ts); else its own id. */
+export const CONVERSATION_OF_REQUEST = `coalesce(request->'chat'->>'conversation_id', session_id)`;
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -351,6 +354,15 @@ create trigger sessions_refuse_deleted before insert on $schema.sessions
     // Same arguments, result and guarantees as version 2's (an older daemon still calls it alike);
     // about half the statements per commit (commit-writes-sql.ts, issue 55).
     sql: COMMIT_WRITES_SET_BASED,
+  },
+  {
+    version: 12,
+    name: 'sessions_conversation: the sessions of a chat conversation, by its id',
+    // A chat message's new turn is checked against its conversation's sessions (session-leases.ts
+    // turnTaken) under a lock per conversation: with this index it reads them, not the whole table.
+    sql: `
+create index sessions_conversation on $schema.sessions ((${CONVERSATION_OF_REQUEST}));
+`,
   },
 ]);
 

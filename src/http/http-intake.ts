@@ -108,6 +108,11 @@ export class HttpIntake {
           ...(chat ? { chat: { ...chat } } : {}),
         });
         if (outcome === 'duplicate') throw this.duplicate(requestId);
+        if (outcome === 'turn_taken')
+          throw conflict(
+            `conversation "${chat!.conversation_id}": another message of it was taken first (on another daemon); ` +
+              `send the next one once it has answered`,
+          );
         return { requestId, sessionId };
       }
       const outcome = await this.options.submit({ name: httpSubmissionName(requestId), text, requestId });

@@ -11,6 +11,8 @@ import { SessionJournal } from './journal-reader.js';
 import { archivedResult, sessionFolder } from './session-retention.js';
 import type { SessionListing, SessionRow } from './session-listing.js';
 
+export type StoreSubmission = 'queued' | 'duplicate' | 'turn_taken';
+
 export interface SessionReads {
   prefetch(ids: { requestId?: string; sessionId?: string }): Promise<void>;
   /** The §9 result of a request, or null while it has none. */
@@ -19,7 +21,10 @@ export interface SessionReads {
   records(sessionId: string): JournalRecord[];
   /** The user and session of a request id the store accepted, when the store knows more than the root's registry. */
   ownerOf(requestId: string): Promise<{ user: string; sessionId: string | null } | null>;
-  /** A store that is its own durability (Postgres) commits a new request without an inbox claim. */
+  /**
+   * A store that is its own durability (Postgres) commits a new request without an inbox claim;
+   * `turn_taken`: a chat turn another daemon started first (docs/http-api.md "Chat").
+   */
   submit?(request: {
     requestId: string;
     sessionId: string;
@@ -30,7 +35,7 @@ export interface SessionReads {
     chat?: Record<string, unknown>;
     /** A multipart request's attachments (docs/attachments.md): the staged folder holding them, and their list. */
     attachments?: { folder: string; files: AttachmentInfo[] };
-  }): Promise<'queued' | 'duplicate'>;
+  }): Promise<StoreSubmission>;
   /** Every session of a shared store as the web view lists it (newest first); without it the web view indexes the root's files. */
   sessionRows?(): Promise<SessionRow[]>;
   /** The listing of a shared store (Postgres); without it the root's files are indexed (session-index.ts). */

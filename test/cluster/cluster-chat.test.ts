@@ -104,4 +104,39 @@ describe.skipIf(!pg)('a chat conversation across the daemons of a cluster', () =
     await first.stop();
     await second.stop();
   }, 180_000);
+
+  it('takes one of the first messages sent to both daemons at once; the others are 409s', async () => {
+    // The model never answers: the turn taken stays running, so no other message can be a later turn.
+    server = await startResponderLlmServer(() => ({ kind: 'hang' }));
+    const env = { [OPENAI.keyEnv]: OPENAI.key };
+    const first = await startDaemon(clusterRoot(), { env, readyTimeoutMs: 30_000 });
+    const second = await startDaemon(clusterRoot(), { env, readyTimeoutMs: 30_000 });
+    const urls = [httpUrlOf(first.readyLine), httpUrlOf(second.readyLine)];
+    for (const conversation of ['race-1', 'race-2', 'race-3']) {
+      const controller = new AbortController();
+      // Each daemon alone lets one message of a conversation through at a time; two daemons used to take one each.
+      const answers = await Promise.all(
+        [0, 1, 0, 1].map((daemon, index) =>
+          fetch(`${urls[daemon]}/v1/agent/chat`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ message: `message ${index}`, conversation_id: conversation }),
+            signal: controller.signal,
+          }),
+        ),
+      );
+      const refusals = answers.filter((answer) => answer.status === 409);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409]);
+      for (const refusal of refusals)
+        expect(((await refusal.json()) as { error: { message: string } }).error.message).toMatch(
+          new RegExp(`^conversation "${conversation}": `),
+        );
+      controller.abort();
+      const turns = await pg!.query<{ turn: string }>(
+        `select request->'chat'->>'turn' as turn from sessions where request->'chat'->>'conversation_id' = $1`,
+        [conversation],
+      );
+      expect(turns).toEqual([{ turn: '0' }]);
+    }
+  }, 120_000);
 });
