@@ -19,13 +19,13 @@ import {
 } from 'node:fs';
 import { diskCall, diskCallAsync, diskFailureCode, type DiskFaults } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
-import { open as openHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { errorCode, GovflowError } from '../errors.js';
 
 /** open(2) on the thread pool, resolving with the descriptor. */
 export const openAsync = promisify(open);
+const fsyncAsync = promisify(fsync);
 
 /** Group commit on one descriptor: at most one sync runs; requests arriving meanwhile share one more, queued behind it. */
 export class FdatasyncQueue {
@@ -231,10 +231,22 @@ export async function fsyncSharedDirectory(directory: string): Promise<void> {
   }
 }
 
-/** fsyncDirectory on the thread pool. */
+/**
+ * fsyncDirectory with the fsync on the thread pool: opening and closing a folder just made is a
+ * lookup, not worth two more trips to the pool (a session's folder, at every session start).
+ */
 export async function fsyncDirectoryAsync(directory: string): Promise<void> {
-  const handle = await openHandle(path.resolve(directory), 'r').catch(() => null);
-  // As above: some filesystems refuse it; the data itself is already synced.
-  await handle?.sync().catch(() => undefined);
-  await handle?.close();
+  let fd: number;
+  try {
+    fd = openSync(path.resolve(directory), 'r');
+  } catch {
+    return; // as in fsyncDirectory
+  }
+  try {
+    await fsyncAsync(fd);
+  } catch {
+    // As above: some filesystems refuse it; the data itself is already synced.
+  } finally {
+    closeSync(fd);
+  }
 }
