@@ -20,6 +20,7 @@ import {
   type StatusCounts,
 } from '../store/session-listing.js';
 import { tablesOf } from './postgres-connection.js';
+import { CONVERSATION_OF_REQUEST } from './store-migrations.js';
 import { STEWARD_WAITING } from './postgres-session-store.js';
 
 interface ListedRow {
@@ -175,10 +176,11 @@ export class ClusterListing implements SessionListing {
     return result.rows.map((row) => summaryOf(rowOf(row), this.timezone));
   }
 
+  /** A conversation's sessions, found by what their requests name (the index of migration 12; the result says the same). */
   async conversation(conversationId: string): Promise<SessionSummary[]> {
     const result = await this.pool.query<ListedRow>(
       `select ${columns(false, this.table('sessions'))} from ${fromSessions(this.table('sessions'))}
-       where ${CONVERSATION_SQL} = $1 order by ${CONVERSATION_TURN_SQL}, created_at`,
+       where ${CONVERSATION_OF_REQUEST} = $1 order by ${CONVERSATION_TURN_SQL}, created_at`,
       [conversationId],
     );
     return result.rows.map((row) => summaryOf(rowOf(row), this.timezone));

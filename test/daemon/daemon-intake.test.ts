@@ -185,8 +185,9 @@ describe('govflow start: files that cannot be requests', () => {
 describe('govflow start: ignored names and in-place writers', () => {
   it('leaves temporary names alone until they are renamed, and waits for a writer to finish', async () => {
     // settle_ms far above the writer's pause below: on a loaded 2-core CI machine this test's 200 ms
-    // timer can fire late, and with settle_ms 600 the daemon once rightly took the half-written file.
-    const root = makeRoot('timezone: UTC\nintake:\n  settle_ms: 1500\n');
+    // timer can fire seconds late (with settle_ms 600, then 1500, the daemon rightly took the
+    // half-written file once each); the pause the writer really made is in the failure message.
+    const root = makeRoot('timezone: UTC\nintake:\n  settle_ms: 5000\n');
     const daemon = await startDaemon(root);
     const ignored = ['.hidden', 'notes.tmp', 'notes.part', 'notes.swp', 'notes~'];
     for (const name of ignored) writeFileSync(path.join(inboxOf(root), name), `Summarise the note called ${name}.`);
@@ -212,9 +213,11 @@ describe('govflow start: ignored names and in-place writers', () => {
     const whole = `In-place request: ${'alpha beta gamma '.repeat(40)}END`;
     const half = Math.floor(whole.length / 2);
     const fd = openSync(path.join(inboxOf(root), 'in-place.txt'), 'w');
+    const writing = performance.now();
     writeSync(fd, whole.slice(0, half));
-    await sleep(200); // the writer's pause (under a seventh of settle_ms), not a wait for the daemon
+    await sleep(200); // the writer's pause (a 25th of settle_ms), not a wait for the daemon
     writeSync(fd, whole.slice(half));
+    const pausedMs = Math.round(performance.now() - writing);
     closeSync(fd);
     const result = await resultFor(daemon, 'in-place.txt');
     expect(result.status).toBe('success');
@@ -223,7 +226,7 @@ describe('govflow start: ignored names and in-place writers', () => {
     expect((await resultFor(daemon, 'after-in-place.txt')).status).toBe('success');
     const sessions = readSessions(root).filter((session) => session.text.startsWith('In-place request'));
     expect(sessions).toHaveLength(1);
-    expect(sessions[0].text).toBe(whole);
+    expect(sessions[0].text, `the writer paused ${pausedMs} ms between its writes (settle_ms 5000)`).toBe(whole);
     expect(readResults(root).filter((entry) => entry.source_file === 'in-place.txt')).toHaveLength(1);
     expect(listDir(path.join(root, 'system', 'failed'))).toEqual([]);
     expect(readdirSync(inboxOf(root))).toEqual([]);
