@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import type { AuditEntryInput } from '../../src/store/session-store.js';
 import type { SentientMessage } from '../../src/message/sentient-message.js';
 
@@ -63,15 +63,13 @@ export function entryInput(
   };
 }
 
-const created: string[] = [];
-afterEach(() => {
-  while (created.length > 0) fs.rmSync(created.pop()!, { recursive: true, force: true });
-});
-
-/** A fresh `{ root, logsDir, stateDir }` under the OS temp folder, removed after the test. */
+/**
+ * A fresh `{ root, logsDir, stateDir }` under the OS temp folder, removed when the test that made it
+ * has finished (a hook of the test itself: test files share this module, vitest.config.ts `isolate`).
+ */
 export function tempRoot(): { root: string; logsDir: string; stateDir: string } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'govflow-audit-'));
-  created.push(root);
+  onTestFinished(() => fs.rmSync(root, { recursive: true, force: true }));
   return { root, logsDir: path.join(root, 'system', 'logs'), stateDir: path.join(root, 'system', 'state') };
 }
 

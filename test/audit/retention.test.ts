@@ -8,12 +8,12 @@
  * still refused as duplicates; `govflow verify` (with and without the key) still passes after
  * the deletion, and fails when the record of what was deleted is forged.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 import { compactInTimeZone } from '../../src/message/zoned-time.js';
 import { buildDistOnce } from '../daemon/build-once.js';
 import {
@@ -36,6 +36,7 @@ import { allTexts } from './audit-test-helpers.js';
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
 afterAll(cleanupAll);
+afterAll(removeTempFolders);
 
 const SHIFTED_CLOCK = fileURLToPath(new URL('../support/shifted-clock.mjs', import.meta.url));
 const PENDING = answer({
@@ -61,8 +62,8 @@ function writeConfig(root: string, provider: string, audit: string, extra = ''):
 
 describe('audit.retention: archive, legal hold, delete', () => {
   it('archives finished sessions with their day, keeps paused ones, deletes only without a legal hold, and verify --key still passes', async () => {
-    const keys = mkdtempSync(path.join(tmpdir(), 'govflow-retention-keys-'));
-    const witness = mkdtempSync(path.join(tmpdir(), 'govflow-retention-witness-'));
+    const keys = makeTempFolder('govflow-retention-keys-');
+    const witness = makeTempFolder('govflow-retention-witness-');
     const privateKey = path.join(keys, 'audit.key');
     expect((await runCli(['keygen', '--out', privateKey])).code).toBe(0);
     const publicKey = `${privateKey}.pub`;

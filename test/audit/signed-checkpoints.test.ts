@@ -6,12 +6,12 @@
  * re-chained copy, checkpoints re-signed with another key — plus a witness that cannot be written
  * never stopping a session, and archived days (retention) still verifying.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 import { GENESIS_HASH, computeEntryHash } from '../../src/audit/audit-entry-format.js';
 import { canonicalJson } from '../../src/message/canonical-json.js';
 import { buildDistOnce } from '../daemon/build-once.js';
@@ -22,7 +22,8 @@ beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
 afterAll(cleanupAll);
 
-const keysDir = mkdtempSync(path.join(tmpdir(), 'govflow-keys-'));
+const keysDir = makeTempFolder('govflow-keys-');
+afterAll(removeTempFolders);
 
 async function keygen(name: string): Promise<{ privateKey: string; publicKey: string }> {
   const privateKey = path.join(keysDir, name);
@@ -33,7 +34,7 @@ async function keygen(name: string): Promise<{ privateKey: string; publicKey: st
 
 /** A root whose daemon signs with `privateKey` into a fresh witness folder; runs `count` requests. */
 async function signedRoot(privateKey: string, count: number, extra = ''): Promise<{ root: string; witness: string }> {
-  const witness = mkdtempSync(path.join(tmpdir(), 'govflow-witness-'));
+  const witness = makeTempFolder('govflow-witness-');
   const root = makeRoot(
     `timezone: UTC\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 50, witnesses: [${JSON.stringify(witness)}] }\n${extra}`,
   );
@@ -187,7 +188,7 @@ describe('signed checkpoints and verify --key', () => {
   it('keeps running sessions when the witness cannot be written, and says so in its log', async () => {
     const { privateKey } = await keygen('stuck.key');
     // A witness "folder" below a regular file: no process, root included, can create it.
-    const blocker = path.join(mkdtempSync(path.join(tmpdir(), 'govflow-blocked-')), 'file');
+    const blocker = path.join(makeTempFolder('govflow-blocked-'), 'file');
     writeFileSync(blocker, 'not a folder');
     const root = makeRoot(
       `timezone: UTC\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [` +
@@ -254,7 +255,7 @@ describe('signed checkpoints and verify --key', () => {
         { timeoutMs: 20_000, detail: () => daemon.stderrTail() },
       );
       expect((await daemon.stop()).code).toBe(0);
-      const witness = mkdtempSync(path.join(tmpdir(), 'govflow-url-witness-'));
+      const witness = makeTempFolder('govflow-url-witness-');
       writeFileSync(
         path.join(witness, `${JSON.parse(received[0]).day}.jsonl`),
         received.map((line) => `${line}\n`).join(''),

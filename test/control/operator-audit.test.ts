@@ -4,10 +4,10 @@
  * entry in the chain; an edited operator entry is caught by the chain, and one forged or removed
  * with the chain consistently rewritten is caught by the signed checkpoints.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 import { GENESIS_HASH, computeEntryHash } from '../../src/audit/audit-entry-format.js';
 import { buildDistOnce } from '../daemon/build-once.js';
 import {
@@ -34,11 +34,11 @@ let signed: string;
 
 beforeAll(async () => {
   await buildDistOnce();
-  const keys = mkdtempSync(path.join(tmpdir(), 'govflow-keys-'));
+  const keys = makeTempFolder('govflow-keys-');
   const made = await runCli(['keygen', '--out', path.join(keys, 'audit.key')]);
   expect(made.code, made.stderr).toBe(0);
   publicKey = path.join(keys, 'audit.key.pub');
-  witness = mkdtempSync(path.join(tmpdir(), 'govflow-witness-'));
+  witness = makeTempFolder('govflow-witness-');
   root = makeRoot(
     scriptedConfig(
       `audit: { signing_key: ${JSON.stringify(path.join(keys, 'audit.key'))}, checkpoint_ms: 50, witnesses: [${JSON.stringify(witness)}] }\n`,
@@ -71,6 +71,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(cleanupAll);
+afterAll(removeTempFolders);
 
 /** The log with its bodies changed by `edit` and chained again consistently, with the head record to match. */
 function rechained(edit: (bodies: string[]) => string[]): void {
