@@ -225,7 +225,7 @@ try {
 }
 if (connected) {
   const schema = `gfbench_list_${process.pid}`;
-  const { migrate } = await importBuilt('cluster/store-migrations.js');
+  const { migrate } = await importBuilt('cluster/schema-migrate.js');
   const { ClusterListing } = await importBuilt('cluster/cluster-listing.js');
   const pool = new pg.Pool({ connectionString: PG_URL, max: 2 });
   try {

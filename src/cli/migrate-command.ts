@@ -14,7 +14,8 @@ export const migrateCommand: CommandDefinition = {
       );
     }
     const { openPool, storeAddress, storeSettings } = await import('../cluster/postgres-connection.js');
-    const { migrate, MIGRATIONS } = await import('../cluster/store-migrations.js');
+    const { migrate } = await import('../cluster/schema-migrate.js');
+    const { MIGRATIONS } = await import('../cluster/store-migrations.js');
     const settings = storeSettings(config);
     const pool = await openPool(settings);
     try {

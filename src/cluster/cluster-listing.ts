@@ -20,7 +20,7 @@ import {
   type StatusCounts,
 } from '../store/session-listing.js';
 import { tablesOf } from './postgres-connection.js';
-import { CONVERSATION_OF_REQUEST } from './store-migrations.js';
+import { CONVERSATION_OF_REQUEST } from './conversation-turns.js';
 import { STEWARD_WAITING } from './postgres-session-store.js';
 
 interface ListedRow {

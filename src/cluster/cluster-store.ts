@@ -8,7 +8,7 @@ import { openPool, storeSettings } from './postgres-connection.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { SessionLeases } from './session-leases.js';
 import { StoreCommitter } from './store-committer.js';
-import { migrate } from './store-migrations.js';
+import { migrate } from './schema-migrate.js';
 import { StoreVaults } from './store-vaults.js';
 import { vaultKeyOf } from '../privacy/vault-cipher.js';
 

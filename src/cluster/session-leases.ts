@@ -13,7 +13,7 @@ import { STEWARD_WAITING } from './postgres-session-store.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
 import { piiEnabled, type PiiCounts } from '../privacy/pii-redactor.js';
 import type { StoreVaults } from './store-vaults.js';
-import { CONVERSATION_OF_REQUEST } from './store-migrations.js';
+import { chatTurnOf, turnTaken } from './conversation-turns.js';
 
 export interface QueuedRequest {
   sessionId: string;
@@ -92,17 +92,6 @@ export type EnqueueOutcome =
   /** A chat turn whose conversation has that turn or a later one, or a turn still running (SPEC §23's 409). */
   | { kind: 'turn_taken' }
   | { kind: 'duplicate'; ours: boolean; column: 'request_id' | 'session_id' };
-
-interface ChatTurn {
-  conversationId: string;
-  turn: number;
-}
-
-/** The conversation and turn of a chat message's claim (src/pipeline/chat-turn.ts), or null. */
-function chatTurnOf(chat: Record<string, unknown> | undefined): ChatTurn | null {
-  if (!chat || typeof chat.conversation_id !== 'string' || !Number.isInteger(chat.turn)) return null;
-  return { conversationId: chat.conversation_id, turn: chat.turn as number };
-}
 
 export class SessionLeases {
   private readonly table: (name: string) => string;
@@ -204,7 +193,8 @@ export class SessionLeases {
         const attachments = request.attachments;
         const refused = await inTransaction(this.pool, async (client): Promise<EnqueueOutcome | null> => {
           if (maxQueued !== null && (await this.queueFull(client, request, maxQueued))) return { kind: 'full' };
-          if (turn !== null && (await this.turnTaken(client, request.sessionId, turn))) return { kind: 'turn_taken' };
+          if (turn !== null && (await turnTaken(client, this.table('sessions'), request.sessionId, turn)))
+            return { kind: 'turn_taken' };
           await client.query(
             `insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ($1, $2, 'queued', $3, $4, $5)`,
             [request.sessionId, request.requestId, JSON.stringify(document), request.user, this.daemonId],
@@ -281,24 +271,6 @@ export class SessionLeases {
     );
     const { mine, n } = counted.rows[0]!;
     return !mine && n >= maxQueued;
-  }
-
-  /**
-   * True when a chat message's new turn is taken: another session of its conversation is at that
-   * turn or past it, or has not finished (two daemons took a conversation's next message at once,
-   * each seeing the same last turn). The lock, held to the transaction's end, puts the daemons'
-   * turns of one conversation one after the other; the index of version 12 finds its sessions.
-   */
-  private async turnTaken(client: pg.PoolClient, sessionId: string, turn: ChatTurn): Promise<boolean> {
-    await client.query('select pg_advisory_xact_lock(hashtext($1))', [
-      `${this.table('sessions')} conversation ${turn.conversationId}`,
-    ]);
-    const found = await client.query(
-      `select 1 from ${this.table('sessions')} where ${CONVERSATION_OF_REQUEST} = $1 and session_id <> $2 ` +
-        `and (coalesce((request->'chat'->>'turn')::int, 0) >= $3 or state <> 'finished') limit 1`,
-      [turn.conversationId, sessionId, turn.turn],
-    );
-    return (found.rowCount ?? 0) > 0;
   }
 
   /**

@@ -1,23 +1,17 @@
 /**
- * The Postgres store's tables, as versioned migrations applied at every start (and by `govflow
- * migrate`), in one transaction under an advisory lock so daemons starting together do not race.
- * Never edit a released migration: add the next version.
+ * The Postgres store's tables, as versioned migrations (schema-migrate.ts applies them at every
+ * start and in `govflow migrate`). Never edit a released migration: add the next version.
  */
-import type pg from 'pg';
 import { GENESIS_HASH } from '../audit/audit-entry-format.js';
-import { inTransaction, quoteIdentifier } from './postgres-connection.js';
-import { GovflowError } from '../errors.js';
 import { COMMIT_WRITES_SET_BASED } from './commit-writes-sql.js';
+import { CONVERSATION_OF_REQUEST } from './conversation-turns.js';
 
-interface Migration {
+export interface Migration {
   version: number;
   name: string;
   /** SQL with `$schema` standing for the quoted schema name. */
   sql: string;
 }
-
-/** A session's chat conversation as its request names it (src/pipeline/chat-turn.ts); else its own id. */
-export const CONVERSATION_OF_REQUEST = `coalesce(request->'chat'->>'conversation_id', session_id)`;
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -358,47 +352,10 @@ create trigger sessions_refuse_deleted before insert on $schema.sessions
   {
     version: 12,
     name: 'sessions_conversation: the sessions of a chat conversation, by its id',
-    // A chat message's new turn is checked against its conversation's sessions (session-leases.ts
+    // A chat message's new turn is checked against its conversation's sessions (conversation-turns.ts
     // turnTaken) under a lock per conversation: with this index it reads them, not the whole table.
     sql: `
 create index sessions_conversation on $schema.sessions ((${CONVERSATION_OF_REQUEST}));
 `,
   },
 ]);
-
-const LOCK_SQL = 'select pg_advisory_xact_lock(hashtext($1))';
-
-/** Applies every migration the schema lacks; resolves with the versions applied now. */
-export async function migrate(pool: pg.Pool, schema: string): Promise<number[]> {
-  const quoted = quoteIdentifier(schema);
-  return inTransaction(pool, async (client) => {
-    const applied: number[] = [];
-    await client.query(LOCK_SQL, [`govflow-migrations:${schema}`]);
-    await client.query(`create schema if not exists ${quoted}`);
-    await client.query(
-      `create table if not exists ${quoted}.schema_migrations (version int primary key, name text not null, applied_at timestamptz not null default now())`,
-    );
-    const done = new Set(
-      (await client.query<{ version: number }>(`select version from ${quoted}.schema_migrations`)).rows.map(
-        (row) => row.version,
-      ),
-    );
-    for (const migration of MIGRATIONS) {
-      if (done.has(migration.version)) continue;
-      await client.query(migration.sql.replaceAll('$schema', quoted));
-      await client.query(`insert into ${quoted}.schema_migrations (version, name) values ($1, $2)`, [
-        migration.version,
-        migration.name,
-      ]);
-      applied.push(migration.version);
-    }
-    const newest = Math.max(0, ...done);
-    const known = MIGRATIONS.at(-1)?.version ?? 0;
-    if (newest > known)
-      throw new GovflowError(
-        'config',
-        `the store's schema "${schema}" is at version ${newest}, newer than this govflow knows (${known}): run the newer govflow`,
-      );
-    return applied;
-  });
-}

@@ -9,7 +9,7 @@ import { waitFor } from '../daemon/daemon-helpers.js';
 import { pgTestSchema } from '../support/postgres.js';
 import { DaemonHeartbeat, readDaemons, renewalIntervalMs, type DaemonRow } from '../../src/cluster/daemon-heartbeat.js';
 import { openPool } from '../../src/cluster/postgres-connection.js';
-import { migrate } from '../../src/cluster/store-migrations.js';
+import { migrate } from '../../src/cluster/schema-migrate.js';
 
 const pgSchema = await pgTestSchema('daemon_heartbeat');
 

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce, REPOSITORY_ROOT } from '../daemon/build-once.js';
 import { pgTestSchema } from '../support/postgres.js';
-import { MIGRATIONS, migrate } from '../../src/cluster/store-migrations.js';
+import { migrate } from '../../src/cluster/schema-migrate.js';
+import { MIGRATIONS } from '../../src/cluster/store-migrations.js';
 import { openPool } from '../../src/cluster/postgres-connection.js';
 
 const pg = await pgTestSchema('migrations');

@@ -13,7 +13,7 @@ import { ClusterReads } from '../../src/cluster/cluster-reads.js';
 import { PostgresSessionStore } from '../../src/cluster/postgres-session-store.js';
 import { SessionLeases } from '../../src/cluster/session-leases.js';
 import { StoreCommitter } from '../../src/cluster/store-committer.js';
-import { migrate } from '../../src/cluster/store-migrations.js';
+import { migrate } from '../../src/cluster/schema-migrate.js';
 import { FilesSessionStore } from '../../src/store/files-session-store.js';
 import { PromptStore } from '../../src/store/prompt-store.js';
 import { FilesSessionReads, type SessionReads } from '../../src/store/session-reads.js';
