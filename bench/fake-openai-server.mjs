@@ -19,7 +19,9 @@
  * BENCH_FAKE_DELTA_MS=N (with BENCH_FAKE_DELTA_CHARS, default 40) paces a stream as a model writes
  * it: one delta of that many characters every N ms instead of all at once, and `GET /streams`
  * hands over (then forgets) when each streamed request arrived, in order (the clock of /first-seen):
- * bench/chat-turns.mjs times the first answer chunk from there.
+ * bench/chat-turns.mjs times the first answer chunk from there. `GET /timeline` hands over (then
+ * forgets) every call answered since: [arrived, answered, agent] (the same clock; the agent as read
+ * from the system prompt), which bench/real-path.mjs turns into waves at 1,000 in flight.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -36,16 +38,18 @@ let captured = [];
 const deltaMs = Number(process.env.BENCH_FAKE_DELTA_MS ?? 0);
 const deltaChars = Number(process.env.BENCH_FAKE_DELTA_CHARS ?? 40);
 let streamArrivals = [];
+let timeline = [];
 const usage = { prompt_tokens: 900, completion_tokens: 120, total_tokens: 1020 };
 
-function answerFor(body) {
+function agentOf(body) {
   const system = (body.messages ?? [])
     .filter((message) => message.role === 'system')
     .map((message) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content)))
     .join('\n');
-  const agent = /You are "([a-z][a-z0-9_]*)"/.exec(system)?.[1];
-  return answers[agent] ?? answers['*'] ?? '{}';
+  return /You are "([a-z][a-z0-9_]*)"/.exec(system)?.[1];
 }
+
+const answerFor = (agent) => answers[agent] ?? answers['*'] ?? '{}';
 
 /** A whole answer with its Content-Length, as llama.cpp's server, vLLM and Ollama send one. */
 function plain(response, model, text) {
@@ -99,6 +103,12 @@ const server = createServer((request, response) => {
     captured = [];
     return;
   }
+  if (request.method === 'GET' && request.url === '/timeline') {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(timeline));
+    timeline = [];
+    return;
+  }
   if (request.method === 'GET' && request.url === '/streams') {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(streamArrivals));
@@ -130,11 +140,12 @@ const server = createServer((request, response) => {
       stats.streamed += 1;
       if (deltaMs > 0) streamArrivals.push(arrived);
     }
-    const answer = answerFor(body);
-    const timer = setTimeout(
-      () => (body.stream === true ? streamed : plain)(response, body.model ?? 'bench-model', answer),
-      latencyMs,
-    );
+    const agent = agentOf(body);
+    const answer = answerFor(agent);
+    const timer = setTimeout(() => {
+      timeline.push([arrived, performance.timeOrigin + performance.now(), agent]);
+      (body.stream === true ? streamed : plain)(response, body.model ?? 'bench-model', answer);
+    }, latencyMs);
     response.on('close', () => {
       if (response.writableFinished) return;
       clearTimeout(timer);

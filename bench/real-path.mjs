@@ -25,7 +25,8 @@
  *      critical-path ideal (5 calls: the plan's two tasks run in parallel), the main thread's busy
  *      time against the same ideal (a floor under the wall: it runs every call's JavaScript), and
  *      peak RSS; beside it the SDK alone sending the same calls 1,000 at a time, wall against its
- *      own ideal (calls / 1,000 × 2 s).
+ *      own ideal (calls / 1,000 × 2 s); bench/real-path-wide.mjs reports it, with the excess over
+ *      each ideal split into the intake and the steps after it, from the model server's timeline.
  *
  * Targets: CPU per call ≤ 2.0× the SDK floor on the HTTP path and on the file path (issue 41;
  * issue 27 asked 1.5× on HTTP); ≤ 1.3× streamText with event streams (27); peak RSS ≤ 150 MB at
@@ -43,6 +44,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { profilePartsPerCall } from './cpu-profile-summary.mjs';
+import { govflowWaves, reportWide } from './real-path-wide.mjs';
 import { measureSdkFloor } from './sdk-floor.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -175,6 +177,7 @@ async function main() {
     try {
       await batch(daemon, 'warm', Math.min(concurrency, 32), options);
       await fake.captured?.();
+      await fake.timeline?.();
       const callsBefore = (await fake.stats()).calls;
       const streamedBefore = (await fake.stats()).streamed;
       const cpuBefore = processCpu(daemon.pid);
@@ -205,6 +208,7 @@ async function main() {
         rssMb: rssMb(daemon.pid),
         streamedShare: (stats.streamed - streamedBefore) / calls,
         bodies: fake.captured ? await fake.captured() : [],
+        waves: fake.timeline ? govflowWaves(await fake.timeline(), performance.timeOrigin + started) : null,
       };
     } finally {
       await daemon.stop();
@@ -389,82 +393,16 @@ async function main() {
   } finally {
     wideFake.stop();
   }
-  const idealMs = Math.ceil(WIDE_REQUESTS / WIDE_IN_FLIGHT) * 5 * 2_000;
-  const floorIdealMs = Math.ceil(wide.calls / WIDE_IN_FLIGHT) * 2_000;
-  const floorRatio = wideFloor.wallMs / floorIdealMs;
-  const wideRatio = wide.wallMs / idealMs;
-  // Issue 55: govflow's excess over its ideal wall against the SDK's excess over its own, same calls.
-  const excessRatio = (wideRatio - 1) / Math.max(floorRatio - 1, 0.01);
-  const mainThreadRatio = (wide.threads.main * wide.calls) / idealMs;
-  // Every core busy for the whole batch with the daemon and the model server alone: a floor too.
-  const cpuBoundRatio = (wide.cpuMs + wide.fakeCpuMs) / os.cpus().length / idealMs;
-  const perSessionMb =
-    (wide.peakRssMb - rounds[0][PATHS[0].key].govflow.rssMb) / Math.min(WIDE_IN_FLIGHT, WIDE_REQUESTS);
-  console.log(
-    `  ${WIDE_IN_FLIGHT} in flight, 2 s model, ${WIDE_REQUESTS} requests: wall ${round(wide.wallMs / 1000, 2)} s = ` +
-      `${round(wideRatio, 2)}× ideal (${idealMs / 1000} s), the last of the ${WIDE_REQUESTS} POSTs answered 202 after ` +
-      `${round(wide.acceptedMs / 1000, 2)} s; peak RSS ${round(wide.peakRssMb, 0)} MB ` +
-      `(≈ ${round(perSessionMb, 2)} MB per session in flight); ${round(wide.cpuMsPerCall, 2)} ms CPU/call, of it ` +
-      `${round2(wide.threads.main)} ms on the main thread: busy ${round(mainThreadRatio, 2)}× the ideal wall; ` +
-      `daemon and model server CPU over ${os.cpus().length} cores ${round(cpuBoundRatio, 2)}× the ideal wall`,
-  );
-  console.log(
-    `    the SDK alone, the same ${wide.calls} calls ${WIDE_IN_FLIGHT} at a time: wall ${round(wideFloor.wallMs / 1000, 2)} s = ` +
-      `${round(floorRatio, 2)}× its ideal (${floorIdealMs / 1000} s), ${round2(wideFloor.cpuMsPerCall)} ms CPU/call, ` +
-      `${round2(wideFloor.threads.main)} ms on its main thread`,
-  );
-  figures.push(
-    {
-      name: `${WIDE_IN_FLIGHT} in flight: wall / ideal (${WIDE_REQUESTS} requests, 2 s model)`,
-      unit: '×',
-      median: round(wideRatio, 2),
-    },
-    {
-      name: `${WIDE_IN_FLIGHT} in flight: the last POST's 202 (the intake of the batch)`,
-      unit: 's',
-      median: round(wide.acceptedMs / 1000, 2),
-    },
-    {
-      name: `${WIDE_IN_FLIGHT} in flight: main thread busy / ideal wall`,
-      unit: '×',
-      median: round(mainThreadRatio, 2),
-    },
-    {
-      name: `${WIDE_IN_FLIGHT} in flight: daemon + model server CPU / cores / ideal wall`,
-      unit: '×',
-      median: round(cpuBoundRatio, 2),
-    },
-    {
-      name: `${WIDE_IN_FLIGHT} in flight: the SDK alone, the same calls: wall / its ideal`,
-      unit: '×',
-      median: round(floorRatio, 2),
-    },
-    { name: `${WIDE_IN_FLIGHT} in flight: peak RSS`, unit: 'MB', median: round(wide.peakRssMb, 0) },
-    { name: `${WIDE_IN_FLIGHT} in flight: memory per session in flight`, unit: 'MB', median: round(perSessionMb, 2) },
-  );
-  targets.push(
-    {
-      name: `Node ${nodeMajor}: wall / ideal at ${WIDE_IN_FLIGHT} in flight (#41)`,
-      target: '≤ 1.25×',
-      value: round(wideRatio, 2),
-      unit: '×',
-      pass: wideRatio <= 1.25,
-    },
-    {
-      name: `Node ${nodeMajor}: ${WIDE_IN_FLIGHT} in flight, excess over the ideal wall / the SDK alone's (#55)`,
-      target: '≤ 2×',
-      value: round(excessRatio, 2),
-      unit: '×',
-      pass: excessRatio <= 2,
-    },
-    {
-      name: `Node ${nodeMajor}: peak RSS at ${WIDE_IN_FLIGHT} in flight (#41)`,
-      target: '≤ 400 MB',
-      value: round(wide.peakRssMb, 0),
-      unit: 'MB',
-      pass: wide.peakRssMb <= 400,
-    },
-  );
+  const wideReport = reportWide({
+    wide,
+    wideFloor,
+    requests: WIDE_REQUESTS,
+    inFlight: WIDE_IN_FLIGHT,
+    rssBeforeMb: rounds[0][PATHS[0].key].govflow.rssMb,
+    nodeMajor,
+  });
+  figures.push(...wideReport.figures);
+  targets.push(...wideReport.targets);
   for (const target of targets)
     console.log(
       `  target ${target.name} ${target.target}: ${target.value} ${target.unit} ${target.pass ? 'PASS' : 'MISS'}`,
