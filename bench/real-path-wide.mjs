@@ -36,26 +36,25 @@ export function govflowWaves(timeline, startedAt) {
 }
 
 /** The SDK alone: its first `inFlight` calls are its first wave; the wave ends at the last of them. */
-export function floorWaves(timeline, inFlight) {
+function floorWaves(timeline, inFlight) {
   const arrivals = timeline.map(([arrived]) => arrived).sort((a, b) => a - b);
   if (arrivals.length === 0) return { intakeS: 0 };
   return { intakeS: (arrivals[Math.min(inFlight, arrivals.length) - 1] - arrivals[0]) / 1000 };
 }
 
 /** Lines for the report: each agent's arrivals, and the excess split into the intake and the steps after it. */
-export function describeWaves(govflow, floor, { wallS, idealS, floorWallS, floorIdealS, callS }) {
-  const round = (value) => Math.round(value * 100) / 100;
+function describeWaves(govflow, floor, { wallS, idealS, floorWallS, floorIdealS, callS }) {
   // After the intake, the ideal is still every step's call: what the steps add is the rest.
   const steps = (wall, intake, ideal) => wall - intake - ideal;
   const lines = govflow.agents.map(
     ({ agent, calls, first, median, last }) =>
-      `      ${agent}: ${calls} calls arrived from ${round(first)} s, median ${round(median)} s, last ${round(last)} s`,
+      `      ${agent}: ${calls} calls arrived from ${round2(first)} s, median ${round2(median)} s, last ${round2(last)} s`,
   );
   lines.push(
-    `    govflow's excess ${round(wallS - idealS)} s: the intake (to the last session's first call) ${round(govflow.intakeS)} s, ` +
-      `its ${Math.round(idealS / callS)} steps ${round(steps(wallS, govflow.intakeS, idealS))} s over their calls; ` +
-      `the SDK alone's excess ${round(floorWallS - floorIdealS)} s: its first wave out in ${round(floor.intakeS)} s, ` +
-      `its ${Math.round(floorIdealS / callS)} calls in a row ${round(steps(floorWallS, floor.intakeS, floorIdealS))} s over their 2 s`,
+    `    govflow's excess ${round2(wallS - idealS)} s: the intake (to the last session's first call) ${round2(govflow.intakeS)} s, ` +
+      `its ${Math.round(idealS / callS)} steps ${round2(steps(wallS, govflow.intakeS, idealS))} s over their calls; ` +
+      `the SDK alone's excess ${round2(floorWallS - floorIdealS)} s: its first wave out in ${round2(floor.intakeS)} s, ` +
+      `its ${Math.round(floorIdealS / callS)} calls in a row ${round2(steps(floorWallS, floor.intakeS, floorIdealS))} s over their ${callS} s`,
   );
   return lines;
 }
