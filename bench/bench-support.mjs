@@ -259,7 +259,7 @@ export async function startFakeModel(answers, latencyMs, { capture = false, delt
     streams: () => get('/streams'),
     /** The request bodies received since the last call (with `capture`), as sent. */
     captured: () => get('/captured'),
-    /** Every call answered since the last call: [arrived, answered, agent] (the clock of /first-seen). */
+    /** Every call answered since the last call (with `capture`): [arrived, answered, agent] (the clock of /first-seen). */
     timeline: () => get('/timeline'),
     stop() {
       child.kill('SIGKILL');

@@ -19,9 +19,9 @@
  * BENCH_FAKE_DELTA_MS=N (with BENCH_FAKE_DELTA_CHARS, default 40) paces a stream as a model writes
  * it: one delta of that many characters every N ms instead of all at once, and `GET /streams`
  * hands over (then forgets) when each streamed request arrived, in order (the clock of /first-seen):
- * bench/chat-turns.mjs times the first answer chunk from there. `GET /timeline` hands over (then
- * forgets) every call answered since: [arrived, answered, agent] (the same clock; the agent as read
- * from the system prompt), which bench/real-path.mjs turns into waves at 1,000 in flight.
+ * bench/chat-turns.mjs times the first answer chunk from there. With capture on, `GET /timeline`
+ * also hands over (then forgets) every call answered since: [arrived, answered, agent] (the same
+ * clock; the agent as read from the system prompt), which bench/real-path-wide.mjs turns into waves.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -143,7 +143,7 @@ const server = createServer((request, response) => {
     const agent = agentOf(body);
     const answer = answerFor(agent);
     const timer = setTimeout(() => {
-      timeline.push([arrived, performance.timeOrigin + performance.now(), agent]);
+      if (capture) timeline.push([arrived, performance.timeOrigin + performance.now(), agent]);
       (body.stream === true ? streamed : plain)(response, body.model ?? 'bench-model', answer);
     }, latencyMs);
     response.on('close', () => {

@@ -19,7 +19,7 @@ const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q 
  * in seconds after `startedAt` (a performance.timeOrigin-based time, the server's clock); the
  * intake ends at the last arrival of the first agent.
  */
-export function govflowWaves(timeline, startedAt) {
+function govflowWaves(timeline, startedAt) {
   const byAgent = new Map();
   for (const [arrived, , agent] of timeline) {
     const key = agent ?? '(no agent)';
@@ -61,7 +61,7 @@ function describeWaves(govflow, floor, { wallS, idealS, floorWallS, floorIdealS,
 
 /**
  * Prints part 2 and returns its figures and targets. `wide` is govflow's batch (real-path.mjs
- * `measured`, with its `waves`), `wideFloor` the SDK alone's (sdk-floor.mjs, with its `timeline`),
+ * `measured`, with the server's `timeline` and its `startedAt`), `wideFloor` the SDK alone's (sdk-floor.mjs, with its `timeline`),
  * `rssBeforeMb` the daemon's RSS at concurrency 16 (for the memory per session in flight).
  */
 export function reportWide({ wide, wideFloor, requests, inFlight, rssBeforeMb, nodeMajor }) {
@@ -92,7 +92,8 @@ export function reportWide({ wide, wideFloor, requests, inFlight, rssBeforeMb, n
       `${round2(wideFloor.threads.main)} ms on its main thread; govflow's excess ${round2(excessRatio)}× the SDK's ` +
       `(as shares of each side's ideal, ${round2(relativeExcessRatio)}×)`,
   );
-  const waveLines = describeWaves(wide.waves, floorWaves(wideFloor.timeline, inFlight), {
+  const waves = govflowWaves(wide.timeline, wide.startedAt);
+  const waveLines = describeWaves(waves, floorWaves(wideFloor.timeline, inFlight), {
     wallS: wide.wallMs / 1000,
     idealS: idealMs / 1000,
     floorWallS: wideFloor.wallMs / 1000,
@@ -112,9 +113,9 @@ export function reportWide({ wide, wideFloor, requests, inFlight, rssBeforeMb, n
       median: round(wide.acceptedMs / 1000, 2),
     },
     {
-      name: `${inFlight} in flight: the last session's first call arrived (the intake, bench/real-path-waves.mjs)`,
+      name: `${inFlight} in flight: the last session's first call arrived (the intake)`,
       unit: 's',
-      median: round(wide.waves.intakeS, 2),
+      median: round(waves.intakeS, 2),
     },
     {
       name: `${inFlight} in flight: govflow's excess / the SDK alone's, as shares of each side's ideal (until 12-03)`,

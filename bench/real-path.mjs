@@ -44,7 +44,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { profilePartsPerCall } from './cpu-profile-summary.mjs';
-import { govflowWaves, reportWide } from './real-path-wide.mjs';
+import { reportWide } from './real-path-wide.mjs';
 import { measureSdkFloor } from './sdk-floor.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -177,7 +177,7 @@ async function main() {
     try {
       await batch(daemon, 'warm', Math.min(concurrency, 32), options);
       await fake.captured?.();
-      await fake.timeline?.();
+      await fake.timeline(); // forget what came before
       const callsBefore = (await fake.stats()).calls;
       const streamedBefore = (await fake.stats()).streamed;
       const cpuBefore = processCpu(daemon.pid);
@@ -208,7 +208,8 @@ async function main() {
         rssMb: rssMb(daemon.pid),
         streamedShare: (stats.streamed - streamedBefore) / calls,
         bodies: fake.captured ? await fake.captured() : [],
-        waves: fake.timeline ? govflowWaves(await fake.timeline(), performance.timeOrigin + started) : null,
+        timeline: await fake.timeline(),
+        startedAt: performance.timeOrigin + started,
       };
     } finally {
       await daemon.stop();

@@ -166,7 +166,7 @@ export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, prof
     const file = path.join(folder, 'bodies.json');
     writeFileSync(file, JSON.stringify(bodies));
     await fake.captured(); // forget what came before
-    await fake.timeline?.();
+    await fake.timeline();
     if (answerMark) await fake.streams();
     const result = await new Promise((resolve, reject) => {
       const child = spawn(
@@ -192,8 +192,8 @@ export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, prof
       );
     });
     const sent = (await fake.captured()).slice(result.warm);
-    // The replay's calls as the server saw them, after the warm-up's (bench/real-path-waves.mjs).
-    const timeline = fake.timeline ? (await fake.timeline()).sort((a, b) => a[0] - b[0]).slice(result.warm) : [];
+    // The replay's calls as the server saw them, after the warm-up's (bench/real-path-wide.mjs).
+    const timeline = (await fake.timeline()).sort((a, b) => a[0] - b[0]).slice(result.warm);
     // The measured streams were the last ones to arrive, one at a time.
     const arrivals = answerMark ? (await fake.streams()).slice(-result.firstDeltas.length) : [];
     const expected = [...bodies].sort();
