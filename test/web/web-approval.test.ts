@@ -6,7 +6,7 @@
  * audit entry carries it in [APPROVALS]. Another operator neither sees nor answers the session.
  */
 import { argumentsSha256 } from '../../src/message/canonical-json.js';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -202,10 +202,10 @@ describe.skipIf(skipped)('answering an approval in headless Chromium', () => {
 
     // The tool runs; the model's next call is held, so the page shows the session running, then done.
     await seesText(alice.locator('h1 .status'), 'running', 15_000);
-    await waitFor('the approved tool call to write its file', () =>
-      existsSync(path.join(root, 'workspace', sessionId, REPORT_INPUT.path)),
-    );
-    expect(readFileSync(path.join(root, 'workspace', sessionId, REPORT_INPUT.path), 'utf8')).toBe(REPORT_INPUT.content);
+    // The tool creates the file, then writes it: wait for the write, not the creation (CI once read it empty).
+    const report = path.join(root, 'workspace', sessionId, REPORT_INPUT.path);
+    await waitFor('the approved tool call to write its file', () => existsSync(report) && statSync(report).size > 0);
+    expect(readFileSync(report, 'utf8')).toBe(REPORT_INPUT.content);
     releaseSecondCall();
     await seesText(alice.locator('h1 .status'), 'success', 15_000);
     await seesText(alice.locator('#m-1'), '[APPROVALS]');
