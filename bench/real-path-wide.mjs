@@ -64,7 +64,7 @@ function describeWaves(govflow, floor, { wallS, idealS, floorWallS, floorIdealS,
  * `measured`, with the server's `timeline` and its `startedAt`), `wideFloor` the SDK alone's (sdk-floor.mjs, with its `timeline`),
  * `rssBeforeMb` the daemon's RSS at concurrency 16 (for the memory per session in flight).
  */
-export function reportWide({ wide, wideFloor, requests, inFlight, rssBeforeMb, nodeMajor }) {
+export function reportWide({ wide, wideFloor, wideHttpFloor, requests, inFlight, rssBeforeMb, nodeMajor }) {
   const idealMs = Math.ceil(requests / inFlight) * 5 * 2_000;
   const floorIdealMs = Math.ceil(wide.calls / inFlight) * 2_000;
   const floorRatio = wideFloor.wallMs / floorIdealMs;
@@ -101,6 +101,22 @@ export function reportWide({ wide, wideFloor, requests, inFlight, rssBeforeMb, n
     callS: 2,
   });
   for (const line of waveLines) console.log(line);
+  // The SDK alone has no intake: the same calls behind SPEC's HTTP intake (a durable claim before
+  // each 202) tell how much of govflow's intake any server taking these requests pays on this machine.
+  // Its requests' calls run one after another: its ideal is the SDK alone's at 1,000 requests.
+  const httpIdealMs = Math.ceil(requests / inFlight) * (wide.calls / requests) * 2_000;
+  const httpExcessMs = wideHttpFloor.wallMs - httpIdealMs;
+  const httpArrivals = wideHttpFloor.timeline.map(([arrived]) => arrived).sort((a, b) => a - b);
+  const httpIntakeS = (httpArrivals[Math.min(inFlight, requests) - 1] - wideHttpFloor.startedAt) / 1000;
+  const httpFloorRatio = httpExcessMs / Math.max(wideFloor.wallMs - floorIdealMs, 10);
+  const overHttpFloor = (wide.wallMs - idealMs) / Math.max(httpExcessMs, 10);
+  console.log(
+    `    the same calls behind an HTTP intake (Fastify, a durable claim file before each 202, then the SDK): wall ` +
+      `${round2(wideHttpFloor.wallMs / 1000)} s, excess ${round2(httpExcessMs / 1000)} s = ${round2(httpFloorRatio)}× the SDK alone's; ` +
+      `the last 202 after ${round2(wideHttpFloor.acceptedMs / 1000)} s, its ${Math.min(inFlight, requests)}th call out at ${round2(httpIntakeS)} s; ` +
+      `${round2(wideHttpFloor.cpuMsPerCall)} ms CPU/call (${round2(wideHttpFloor.mainMsPerCall)} on its main thread); ` +
+      `govflow's excess ${round2(overHttpFloor)}× this floor's`,
+  );
   const figures = [
     {
       name: `${inFlight} in flight: wall / ideal (${requests} requests, 2 s model)`,
@@ -136,6 +152,16 @@ export function reportWide({ wide, wideFloor, requests, inFlight, rssBeforeMb, n
       name: `${inFlight} in flight: the SDK alone, the same calls: wall / its ideal`,
       unit: '×',
       median: round(floorRatio, 2),
+    },
+    {
+      name: `${inFlight} in flight: the SDK behind an HTTP intake (durable claims): its excess / the SDK alone's`,
+      unit: '×',
+      median: round2(httpFloorRatio),
+    },
+    {
+      name: `${inFlight} in flight: govflow's excess / the SDK behind an HTTP intake's`,
+      unit: '×',
+      median: round2(overHttpFloor),
     },
     { name: `${inFlight} in flight: peak RSS`, unit: 'MB', median: round(wide.peakRssMb, 0) },
     { name: `${inFlight} in flight: memory per session in flight`, unit: 'MB', median: round(perSessionMb, 2) },

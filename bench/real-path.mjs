@@ -45,7 +45,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { profilePartsPerCall } from './cpu-profile-summary.mjs';
 import { reportWide } from './real-path-wide.mjs';
-import { measureSdkFloor } from './sdk-floor.mjs';
+import { measureHttpFloor, measureSdkFloor } from './sdk-floor.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(BENCH_DIR, '..', 'bin', 'govflow.js');
@@ -140,7 +140,7 @@ async function main() {
    * written first and then renamed into the inbox at once — and waits for every result.
    */
   async function batch(daemon, prefix, count, { events = false, files = false } = {}) {
-    const already = daemon.results();
+    const already = await daemon.results();
     const started = performance.now();
     const streams = [];
     const body = (index) => JSON.stringify({ request: requestText(index), request_id: `${prefix}-${index}` });
@@ -166,7 +166,7 @@ async function main() {
     }
     // When the last request was accepted (HTTP: its 202; files: dropped): the intake's share of the wall.
     const acceptedMs = performance.now() - started;
-    while (daemon.results() < already + count) await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((await daemon.results()) < already + count) await new Promise((resolve) => setTimeout(resolve, 50));
     await Promise.all(streams);
     return acceptedMs;
   }
@@ -388,15 +388,25 @@ async function main() {
   const wideFake = await startFakeModel(answers, 2_000, { capture: true });
   let wide;
   let wideFloor;
+  let wideHttpFloor;
   try {
     wide = await measured(wideFake, WIDE_IN_FLIGHT, WIDE_REQUESTS);
     wideFloor = await measureSdkFloor(wide.bodies, wideFake, WIDE_IN_FLIGHT, 32 * CALLS_PER_REQUEST);
+    // The same with SPEC's intake in front: the batch POSTed as to govflow, each 202 after a durable claim.
+    wideHttpFloor = await measureHttpFloor(
+      wide.bodies,
+      wideFake,
+      CALLS_PER_REQUEST,
+      32 * CALLS_PER_REQUEST,
+      (url, results) => batch({ url, results }, 'run', WIDE_REQUESTS),
+    );
   } finally {
     wideFake.stop();
   }
   const wideReport = reportWide({
     wide,
     wideFloor,
+    wideHttpFloor,
     requests: WIDE_REQUESTS,
     inFlight: WIDE_IN_FLIGHT,
     rssBeforeMb: rounds[0][PATHS[0].key].govflow.rssMb,

@@ -122,6 +122,7 @@ async function replay(bodiesFile, baseURL, concurrencyText, warmText) {
   };
   const warm = Array.from({ length: Number(warmText) }, (_, index) => calls[index % calls.length]);
   await run(warm);
+  if (process.env.BENCH_FLOOR_SERVE) return serve(calls, one, warm.length, Number(process.env.BENCH_FLOOR_SERVE));
   firstDeltas = [];
   const { threadCpuMs, threadCpuPerCall } = await import('./bench-support.mjs');
   const threadsBefore = threadCpuMs(process.pid);
@@ -141,6 +142,63 @@ async function replay(bodiesFile, baseURL, concurrencyText, warmText) {
       firstDeltas,
     }),
   );
+}
+
+/**
+ * Serve mode: the floor with an HTTP intake in front, as SPEC §2 and §17 ask of any server taking
+ * requests: Fastify takes `POST /v1/requests`, writes the request into a claim file and makes it
+ * durable (created, written, fdatasynced, renamed, its folder fsynced: syncs shared by the requests
+ * in flight), answers 202 once it is, and from the rename on sends that request's `callsPerRequest`
+ * calls one after another (taken in order from the captured ones, as the replay's workers take
+ * them). `GET /finished` counts the requests whose calls all came back. Nothing else: no session,
+ * journal, audit entry or result.
+ */
+async function serve(calls, one, warm, callsPerRequest) {
+  const { default: Fastify } = await import('fastify');
+  const { promisify } = await import('node:util');
+  const fs = await import('node:fs');
+  const [open, fdatasync, fsync] = [promisify(fs.open), promisify(fs.fdatasync), promisify(fs.fsync)];
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-claims-'));
+  const folderFd = fs.openSync(folder, 'r');
+  // Group commit of the folder's entries, as the daemon shares its folder syncs (FdatasyncQueue).
+  let running = Promise.resolve();
+  let queued = null;
+  const syncFolder = () => {
+    if (queued) return queued;
+    const sync = running.then(() => {
+      queued = null;
+      return fsync(folderFd);
+    });
+    queued = sync;
+    running = sync.catch(() => undefined);
+    return sync;
+  };
+  let next = 0;
+  let finished = 0;
+  const app = Fastify({ bodyLimit: 1024 * 1024 });
+  app.post('/v1/requests', async (request, reply) => {
+    const body = request.body;
+    if (typeof body?.request !== 'string' || typeof body.request_id !== 'string')
+      return reply.code(400).send({ error: 'request and request_id' });
+    const temporary = path.join(folder, `.submit-${body.request_id}.tmp`);
+    const fd = await open(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644);
+    fs.writeFileSync(fd, JSON.stringify(body));
+    const dataDurable = fdatasync(fd).finally(() => fs.closeSync(fd));
+    fs.renameSync(temporary, path.join(folder, `${body.request_id}.json`));
+    void (async () => {
+      for (let call = 0; call < callsPerRequest && next < calls.length; call++) await one(calls[next++]);
+      finished += 1;
+    })();
+    await Promise.all([dataDurable, syncFolder()]);
+    return reply.code(202).send({ request_id: body.request_id, status: 'queued' });
+  });
+  app.get('/finished', async () => ({ finished }));
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  console.log(JSON.stringify({ url, warm }));
+  process.once('SIGTERM', () => {
+    rmSync(folder, { recursive: true, force: true });
+    process.exit(0);
+  });
 }
 
 /** Where two texts first differ, with a little context, for the error. */
@@ -191,28 +249,84 @@ export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, prof
         code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`the SDK floor exited with code ${code}`)),
       );
     });
-    const sent = (await fake.captured()).slice(result.warm);
-    // The replay's calls as the server saw them, after the warm-up's (bench/real-path-wide.mjs).
-    const timeline = (await fake.timeline()).sort((a, b) => a[0] - b[0]).slice(result.warm);
+    const timeline = await sentAsGovflow(bodies, fake, result.warm);
     // The measured streams were the last ones to arrive, one at a time.
     const arrivals = answerMark ? (await fake.streams()).slice(-result.firstDeltas.length) : [];
-    const expected = [...bodies].sort();
-    const actual = [...sent].sort();
-    if (actual.length !== expected.length)
-      throw new Error(`the SDK floor sent ${actual.length} requests for govflow's ${expected.length}`);
-    const index = expected.findIndex((body, at) => body !== actual[at]);
-    if (index !== -1)
-      throw new Error(`the SDK floor sent other bytes than govflow ${firstDifference(expected[index], actual[index])}`);
     return {
       cpuMsPerCall: result.cpuMsPerCall,
       systemMsPerCall: result.systemMsPerCall,
       threads: result.threads,
       wallMs: result.wallMs,
-      identical: expected.length,
+      identical: bodies.length,
       timeline,
       firstDeltas: result.firstDeltas.map((first, index) => ({ ...first, arrived: arrivals[index] })),
     };
   } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Throws unless the floor sent `bodies` byte for byte (as multisets) after its `warm` calls; returns
+ * the timeline of the calls it made after the warm-up, as the server saw them (bench/real-path-wide.mjs).
+ */
+async function sentAsGovflow(bodies, fake, warm) {
+  const sent = (await fake.captured()).slice(warm);
+  const timeline = (await fake.timeline()).sort((a, b) => a[0] - b[0]).slice(warm);
+  const expected = [...bodies].sort();
+  const actual = [...sent].sort();
+  if (actual.length !== expected.length)
+    throw new Error(`the SDK floor sent ${actual.length} requests for govflow's ${expected.length}`);
+  const index = expected.findIndex((body, at) => body !== actual[at]);
+  if (index !== -1)
+    throw new Error(`the SDK floor sent other bytes than govflow ${firstDifference(expected[index], actual[index])}`);
+  return timeline;
+}
+
+/**
+ * The floor with an HTTP intake in front (the child's serve mode): `submit(url, finished)` posts the
+ * batch to it and resolves with when the last 202 came, once `finished()` counts every request (as
+ * real-path.mjs waits for govflow's results). Returns the wall from the first POST, the child's CPU
+ * per call, the last 202 and the server's timeline; throws unless the bodies match govflow's.
+ */
+export async function measureHttpFloor(bodies, fake, callsPerRequest, warmCalls, submit) {
+  const { processCpu, threadCpuMs } = await import('./bench-support.mjs');
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-'));
+  const file = path.join(folder, 'bodies.json');
+  writeFileSync(file, JSON.stringify(bodies));
+  await fake.captured(); // forget what came before
+  await fake.timeline();
+  const child = spawn(process.execPath, [SCRIPT, file, fake.baseUrl, '1000', String(warmCalls)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_FLOOR_SERVE: String(callsPerRequest) },
+  });
+  const exited = new Promise((resolve) => child.once('close', resolve));
+  try {
+    const { url, warm } = await new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (data) => {
+        out += data;
+        if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))));
+      });
+      child.once('close', (code) => reject(new Error(`the HTTP floor exited with code ${code}`)));
+    });
+    const finished = async () => (await (await fetch(`${url}/finished`)).json()).finished;
+    const [cpuBefore, threadsBefore] = [processCpu(child.pid), threadCpuMs(child.pid)];
+    const started = performance.now();
+    const acceptedMs = await submit(url, finished);
+    const wallMs = performance.now() - started;
+    const [cpuAfter, threadsAfter] = [processCpu(child.pid), threadCpuMs(child.pid)];
+    return {
+      wallMs,
+      acceptedMs,
+      cpuMsPerCall: (cpuAfter.total - cpuBefore.total) / bodies.length,
+      mainMsPerCall: (threadsAfter.main - threadsBefore.main) / bodies.length,
+      timeline: await sentAsGovflow(bodies, fake, warm),
+      startedAt: performance.timeOrigin + started,
+    };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
     rmSync(folder, { recursive: true, force: true });
   }
 }
