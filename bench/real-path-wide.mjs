@@ -35,11 +35,14 @@ function govflowWaves(timeline, startedAt) {
   return { agents, intakeS: agents[0]?.last ?? 0 };
 }
 
-/** The SDK alone: its first `inFlight` calls are its first wave; the wave ends at the last of them. */
-function floorWaves(timeline, inFlight) {
+/**
+ * A floor's first wave: its first `inFlight` calls; it ends at the last of them, counted from
+ * `startedAt` (the SDK alone, which takes no requests: from its first call).
+ */
+function floorWaves(timeline, inFlight, startedAt) {
   const arrivals = timeline.map(([arrived]) => arrived).sort((a, b) => a - b);
   if (arrivals.length === 0) return { intakeS: 0 };
-  return { intakeS: (arrivals[Math.min(inFlight, arrivals.length) - 1] - arrivals[0]) / 1000 };
+  return { intakeS: (arrivals[Math.min(inFlight, arrivals.length) - 1] - (startedAt ?? arrivals[0])) / 1000 };
 }
 
 /** Lines for the report: each agent's arrivals, and the excess split into the intake and the steps after it. */
@@ -106,8 +109,7 @@ export function reportWide({ wide, wideFloor, wideHttpFloor, requests, inFlight,
   // Its requests' calls run one after another: its ideal is the SDK alone's at 1,000 requests.
   const httpIdealMs = Math.ceil(requests / inFlight) * (wide.calls / requests) * 2_000;
   const httpExcessMs = wideHttpFloor.wallMs - httpIdealMs;
-  const httpArrivals = wideHttpFloor.timeline.map(([arrived]) => arrived).sort((a, b) => a - b);
-  const httpIntakeS = (httpArrivals[Math.min(inFlight, requests) - 1] - wideHttpFloor.startedAt) / 1000;
+  const httpIntakeS = floorWaves(wideHttpFloor.timeline, Math.min(inFlight, requests), wideHttpFloor.startedAt).intakeS;
   const httpFloorRatio = httpExcessMs / Math.max(wideFloor.wallMs - floorIdealMs, 10);
   const overHttpFloor = (wide.wallMs - idealMs) / Math.max(httpExcessMs, 10);
   console.log(

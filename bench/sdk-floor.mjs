@@ -14,12 +14,27 @@
  *   node bench/sdk-floor.mjs BODIES.json BASE_URL CONCURRENCY WARM   (prints {"cpuMsPerCall":…})
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fdatasync,
+  fsync,
+  mkdtempSync,
+  open,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const SCRIPT = fileURLToPath(import.meta.url);
+const openAsync = promisify(open);
+const fdatasyncAsync = promisify(fdatasync);
 
 /** JSON mode as govflow asks for it (src/llm/ai-sdk-attempt.ts): the raw text, not parsed. */
 const RAW_JSON_OUTPUT = {
@@ -155,24 +170,12 @@ async function replay(bodiesFile, baseURL, concurrencyText, warmText) {
  */
 async function serve(calls, one, warm, callsPerRequest) {
   const { default: Fastify } = await import('fastify');
-  const { promisify } = await import('node:util');
-  const fs = await import('node:fs');
-  const [open, fdatasync, fsync] = [promisify(fs.open), promisify(fs.fdatasync), promisify(fs.fsync)];
+  const { importBuilt } = await import('./bench-support.mjs');
+  const { FdatasyncQueue } = await importBuilt('store/append-only-file.js');
   const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-claims-'));
-  const folderFd = fs.openSync(folder, 'r');
-  // Group commit of the folder's entries, as the daemon shares its folder syncs (FdatasyncQueue).
-  let running = Promise.resolve();
-  let queued = null;
-  const syncFolder = () => {
-    if (queued) return queued;
-    const sync = running.then(() => {
-      queued = null;
-      return fsync(folderFd);
-    });
-    queued = sync;
-    running = sync.catch(() => undefined);
-    return sync;
-  };
+  const folderFd = openSync(folder, 'r');
+  // The folder's entries synced as the daemon syncs its shared folders: one sync for a burst.
+  const folderSyncs = new FdatasyncQueue(fsync, folder);
   let next = 0;
   let finished = 0;
   const app = Fastify({ bodyLimit: 1024 * 1024 });
@@ -181,15 +184,15 @@ async function serve(calls, one, warm, callsPerRequest) {
     if (typeof body?.request !== 'string' || typeof body.request_id !== 'string')
       return reply.code(400).send({ error: 'request and request_id' });
     const temporary = path.join(folder, `.submit-${body.request_id}.tmp`);
-    const fd = await open(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644);
-    fs.writeFileSync(fd, JSON.stringify(body));
-    const dataDurable = fdatasync(fd).finally(() => fs.closeSync(fd));
-    fs.renameSync(temporary, path.join(folder, `${body.request_id}.json`));
+    const fd = await openAsync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+    writeFileSync(fd, JSON.stringify(body));
+    const dataDurable = fdatasyncAsync(fd).finally(() => closeSync(fd));
+    renameSync(temporary, path.join(folder, `${body.request_id}.json`));
     void (async () => {
       for (let call = 0; call < callsPerRequest && next < calls.length; call++) await one(calls[next++]);
       finished += 1;
     })();
-    await Promise.all([dataDurable, syncFolder()]);
+    await Promise.all([dataDurable, folderSyncs.sync(folderFd)]);
     return reply.code(202).send({ request_id: body.request_id, status: 'queued' });
   });
   app.get('/finished', async () => ({ finished }));
@@ -209,6 +212,25 @@ function firstDifference(left, right) {
 }
 
 /**
+ * Writes `bodies` where a floor child reads them, forgets what `fake` kept of earlier calls (and
+ * its streams with `forgetStreams`) and starts this script as that child; `args` go before it (Node
+ * flags), `env` into its environment. The caller removes `folder` once the child is done.
+ */
+async function startFloor(bodies, fake, concurrency, warmCalls, { args = [], env = {}, forgetStreams = false } = {}) {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-'));
+  const file = path.join(folder, 'bodies.json');
+  writeFileSync(file, JSON.stringify(bodies));
+  await fake.captured();
+  await fake.timeline();
+  if (forgetStreams) await fake.streams();
+  const child = spawn(process.execPath, [...args, SCRIPT, file, fake.baseUrl, String(concurrency), String(warmCalls)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
+  return { child, folder };
+}
+
+/**
  * Replays `bodies` (what govflow sent, as captured) through the SDK alone in a child process on
  * this Node, against `fake` (started with capture on), `concurrency` at a time after `warmCalls`
  * unmeasured ones (its CPU profile written into `profileDir` when given; `nodeFlags` on its command
@@ -219,30 +241,13 @@ function firstDifference(left, right) {
  * `answerMark` (`answer`), in ms on the clock processes share.
  */
 export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, profileDir, nodeFlags = [], answerMark) {
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-'));
+  const { child, folder } = await startFloor(bodies, fake, concurrency, warmCalls, {
+    args: [...nodeFlags, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])],
+    env: { BENCH_FLOOR_ANSWER_MARK: answerMark ?? '' },
+    forgetStreams: Boolean(answerMark),
+  });
   try {
-    const file = path.join(folder, 'bodies.json');
-    writeFileSync(file, JSON.stringify(bodies));
-    await fake.captured(); // forget what came before
-    await fake.timeline();
-    if (answerMark) await fake.streams();
     const result = await new Promise((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        [
-          ...nodeFlags,
-          ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
-          SCRIPT,
-          file,
-          fake.baseUrl,
-          String(concurrency),
-          String(warmCalls),
-        ],
-        {
-          stdio: ['ignore', 'pipe', 'inherit'],
-          env: { ...process.env, BENCH_FLOOR_ANSWER_MARK: answerMark ?? '' },
-        },
-      );
       let out = '';
       child.stdout.on('data', (data) => (out += data));
       child.on('close', (code) =>
@@ -291,14 +296,9 @@ async function sentAsGovflow(bodies, fake, warm) {
  */
 export async function measureHttpFloor(bodies, fake, callsPerRequest, warmCalls, submit) {
   const { processCpu, threadCpuMs } = await import('./bench-support.mjs');
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-'));
-  const file = path.join(folder, 'bodies.json');
-  writeFileSync(file, JSON.stringify(bodies));
-  await fake.captured(); // forget what came before
-  await fake.timeline();
-  const child = spawn(process.execPath, [SCRIPT, file, fake.baseUrl, '1000', String(warmCalls)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, BENCH_FLOOR_SERVE: String(callsPerRequest) },
+  // Its warm-up runs 1,000 at a time; then the POSTs decide how many are in flight.
+  const { child, folder } = await startFloor(bodies, fake, 1000, warmCalls, {
+    env: { BENCH_FLOOR_SERVE: String(callsPerRequest) },
   });
   const exited = new Promise((resolve) => child.once('close', resolve));
   try {
