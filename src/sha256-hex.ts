@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-/** SHA-256 of text (as UTF-8) or bytes, in lowercase hex: the one content hash govflow writes. */
+/** SHA-256 of text (as UTF-8) or bytes, in lowercase hex: the one content hash govflow writes (one-shot: no Hash object). */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }

@@ -11,20 +11,36 @@
  * This file imports nothing of govflow: bin/govflow.js loads it before the CLI.
  */
 
-/**
- * Each flag's effect, measured by bench/memory-as-typed.mjs (docs/deploy.md): a young generation
- * of 2 × 8 MB semi-spaces instead of up to 2 × 16 MB (Node 20/22) or 2 × 67 MB (Node 24 on 24 GB);
- * the old generation collected once it is 25 % above what was live after the last collection.
- * 8 MB rather than 4: half the scavenges, each copying about what is in flight (11–17 % less CPU per
- * model call, bench/real-path.mjs), within the figures since the bundle is ASCII (rolldown.config.mjs).
- */
-export const DAEMON_NODE_FLAGS: readonly string[] = Object.freeze([
-  '--max-semi-space-size=8',
-  '--heap-growing-percent=25',
-]);
+/** The memory flags: V8 sizes its heap from them before any JavaScript runs. */
+const MEMORY_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=25'] as const;
 
-/** The flag names of DAEMON_NODE_FLAGS: a user who sets any of them chooses the runtime, and is not overridden. */
-const FLAG_NAMES = DAEMON_NODE_FLAGS.map((flag) => flag.split('=')[0]!);
+/**
+ * On Node 22 and 23, AsyncLocalStorage (the journal's connection notes, OpenTelemetry's context)
+ * turns on V8's promise hooks for the whole process: every promise then carries a hook's work and
+ * an object. This flag gives those Nodes what Node 24 does by default (AsyncContextFrame, no hooks);
+ * Node 24 refuses it as an unknown option. bench/real-path.mjs, 1,000 in flight on Node 22: the
+ * wall 10 % shorter, V8's helper threads 10 % less CPU (bench/RESULTS.md).
+ */
+const CONTEXT_FRAME_FLAG = '--experimental-async-context-frame';
+
+/**
+ * The flags for Node `version` (process.versions.node). Each memory flag's effect, measured by
+ * bench/memory-as-typed.mjs (docs/deploy.md): a young generation of 2 × 8 MB semi-spaces instead
+ * of up to 2 × 16 MB (Node 20/22) or 2 × 67 MB (Node 24 on 24 GB); the old generation collected
+ * once it is 25 % above what was live after the last collection. 8 MB rather than 4: half the
+ * scavenges, each copying about what is in flight (11–17 % less CPU per model call,
+ * bench/real-path.mjs), within the figures since the bundle is ASCII (rolldown.config.mjs).
+ */
+export function daemonNodeFlags(version: string): readonly string[] {
+  const major = Number(version.split('.')[0]);
+  return Object.freeze(major === 22 || major === 23 ? [...MEMORY_FLAGS, CONTEXT_FRAME_FLAG] : [...MEMORY_FLAGS]);
+}
+
+/** The flags `govflow start` runs under on this Node. */
+export const DAEMON_NODE_FLAGS: readonly string[] = daemonNodeFlags(process.versions.node);
+
+/** The memory flags' names: a user who sets any of them chooses the runtime, and is not overridden. */
+const FLAG_NAMES = MEMORY_FLAGS.map((flag) => flag.split('=')[0]!);
 
 type Execve = (file: string, args: string[], env: NodeJS.ProcessEnv) => never;
 
@@ -47,7 +63,8 @@ export function daemonExecArguments(current: DaemonRuntimeProcess): string[] | n
   if (given.some((flag) => FLAG_NAMES.some((name) => flag === name || flag.startsWith(`${name}=`)))) return null;
   const [, script, ...args] = current.argv;
   if (script === undefined) return null;
-  return [current.execPath, ...DAEMON_NODE_FLAGS, ...current.execArgv, script, ...args];
+  const added = DAEMON_NODE_FLAGS.filter((flag) => !given.includes(flag));
+  return [current.execPath, ...added, ...current.execArgv, script, ...args];
 }
 
 /**

@@ -135,13 +135,16 @@ export class AppendOnlyFile {
   /** Writes the backlog's records in order, each in full or not at all (a partial write is cut back). */
   private writeBacklog(fd: number): void {
     while (this.backlog.length > 0) {
-      const bytes = Buffer.from(this.backlog[0], 'utf8');
-      let written = 0;
+      const text = this.backlog[0]!;
+      const length = Buffer.byteLength(text, 'utf8');
       try {
-        while (written < bytes.length)
-          written += diskCall(this.faults, 'write', this.file, () =>
-            writeSync(fd, bytes, written, bytes.length - written),
-          );
+        // The string as it is (Node encodes it outside the heap); a short write, rare on a file, goes on from its bytes.
+        let written = diskCall(this.faults, 'write', this.file, () => writeSync(fd, text));
+        if (written < length) {
+          const bytes = Buffer.from(text, 'utf8');
+          while (written < length)
+            written += diskCall(this.faults, 'write', this.file, () => writeSync(fd, bytes, written, length - written));
+        }
       } catch (error) {
         try {
           ftruncateSync(fd, this.size);
@@ -150,7 +153,7 @@ export class AppendOnlyFile {
         }
         throw error;
       }
-      this.size += bytes.length;
+      this.size += length;
       this.backlog.shift();
     }
   }

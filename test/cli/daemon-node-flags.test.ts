@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAEMON_NODE_FLAGS, daemonExecArguments } from '../../src/cli/daemon-node-flags.js';
+import { DAEMON_NODE_FLAGS, daemonExecArguments, daemonNodeFlags } from '../../src/cli/daemon-node-flags.js';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { cleanupAll, makeRoot, startDaemon } from '../daemon/daemon-helpers.js';
 
@@ -35,6 +35,22 @@ describe('the arguments govflow start runs again with', () => {
       '--root',
       'r',
     ]);
+  });
+
+  it('adds AsyncContextFrame on Node 22 and 23 only (Node 24 has it, and refuses the flag)', () => {
+    const memory = ['--max-semi-space-size=8', '--heap-growing-percent=25'];
+    expect(daemonNodeFlags('22.23.5')).toEqual([...memory, '--experimental-async-context-frame']);
+    expect(daemonNodeFlags('23.11.0')).toEqual([...memory, '--experimental-async-context-frame']);
+    expect(daemonNodeFlags('24.22.3')).toEqual(memory);
+    expect(daemonNodeFlags('20.19.0')).toEqual(memory);
+  });
+
+  it('does not repeat a flag the user already gave', () => {
+    const given = DAEMON_NODE_FLAGS.includes('--experimental-async-context-frame')
+      ? ['--experimental-async-context-frame']
+      : [];
+    const commandLine = daemonExecArguments(running(given))!;
+    expect(commandLine.filter((word) => DAEMON_NODE_FLAGS.includes(word))).toEqual([...DAEMON_NODE_FLAGS]);
   });
 
   it('is nothing to do once they are set, when the user chose one of them, or without execve', () => {
