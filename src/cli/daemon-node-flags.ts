@@ -52,15 +52,27 @@ export interface DaemonRuntimeProcess {
   execve?: Execve;
 }
 
+/** The Node flags this process was given, on its command line and in NODE_OPTIONS. */
+function givenFlags(current: Pick<DaemonRuntimeProcess, 'execArgv' | 'env'>): string[] {
+  return [...current.execArgv, ...(current.env.NODE_OPTIONS ?? '').split(/\s+/)];
+}
+
+/**
+ * True when Node runs with either memory flag: govflow's own after the restart, or the user's
+ * choice of the runtime. Either way nothing is to be set at run time.
+ */
+export function memoryFlagsGiven(current: Pick<DaemonRuntimeProcess, 'execArgv' | 'env'> = process): boolean {
+  return givenFlags(current).some((flag) => FLAG_NAMES.some((name) => flag === name || flag.startsWith(`${name}=`)));
+}
+
 /**
  * The argument vector that runs this command under DAEMON_NODE_FLAGS, or null when the process
  * already runs under them (or under the user's own choice of any of them) or Node cannot replace a
  * process.
  */
 export function daemonExecArguments(current: DaemonRuntimeProcess): string[] | null {
-  if (typeof current.execve !== 'function') return null;
-  const given = [...current.execArgv, ...(current.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  if (given.some((flag) => FLAG_NAMES.some((name) => flag === name || flag.startsWith(`${name}=`)))) return null;
+  if (typeof current.execve !== 'function' || memoryFlagsGiven(current)) return null;
+  const given = givenFlags(current);
   const [, script, ...args] = current.argv;
   if (script === undefined) return null;
   const added = DAEMON_NODE_FLAGS.filter((flag) => !given.includes(flag));

@@ -6,7 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAEMON_NODE_FLAGS, daemonExecArguments, daemonNodeFlags } from '../../src/cli/daemon-node-flags.js';
+import {
+  DAEMON_NODE_FLAGS,
+  daemonExecArguments,
+  daemonNodeFlags,
+  memoryFlagsGiven,
+} from '../../src/cli/daemon-node-flags.js';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { cleanupAll, makeRoot, startDaemon } from '../daemon/daemon-helpers.js';
 
@@ -51,6 +56,14 @@ describe('the arguments govflow start runs again with', () => {
       : [];
     const commandLine = daemonExecArguments(running(given))!;
     expect(commandLine.filter((word) => DAEMON_NODE_FLAGS.includes(word))).toEqual([...DAEMON_NODE_FLAGS]);
+  });
+
+  it('leaves the run-time flag to a user who chose either memory flag (start sets it only when none is given)', () => {
+    expect(memoryFlagsGiven(running([]))).toBe(false);
+    expect(memoryFlagsGiven(running(['--enable-source-maps', '--experimental-async-context-frame']))).toBe(false);
+    expect(memoryFlagsGiven(running(['--heap-growing-percent=50']))).toBe(true);
+    expect(memoryFlagsGiven(running([], '--max-semi-space-size=16'))).toBe(true);
+    expect(memoryFlagsGiven(running([...DAEMON_NODE_FLAGS]))).toBe(true);
   });
 
   it('is nothing to do once they are set, when the user chose one of them, or without execve', () => {
