@@ -26,7 +26,9 @@
  *      time against the same ideal (a floor under the wall: it runs every call's JavaScript), and
  *      peak RSS; beside it the SDK alone sending the same calls 1,000 at a time, wall against its
  *      own ideal (calls / 1,000 × 2 s); bench/real-path-wide.mjs reports it, with the excess over
- *      each ideal split into the intake and the steps after it, from the model server's timeline.
+ *      each ideal split into the intake and the steps after it, from the model server's timeline;
+ *      BENCH_REAL_WIDE_ROUNDS (1) rounds, each on a fresh daemon and model server: with more than one,
+ *      each figure and target is the median of the rounds', printed with their spread.
  *
  * Targets: CPU per call ≤ 2.0× the SDK floor on the HTTP path and on the file path (issue 41;
  * issue 27 asked 1.5× on HTTP); ≤ 1.3× streamText with event streams (27); peak RSS ≤ 150 MB at
@@ -44,7 +46,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { profilePartsPerCall } from './cpu-profile-summary.mjs';
-import { reportWide } from './real-path-wide.mjs';
+import { measureWideRounds, reportWide } from './real-path-wide.mjs';
 import { measureHttpFloor, measureSdkFloor } from './sdk-floor.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -74,6 +76,7 @@ async function main() {
   const REQUESTS = envInteger('BENCH_REAL_REQUESTS', 160);
   const WIDE_REQUESTS = envInteger('BENCH_REAL_WIDE_REQUESTS', 1000);
   const WIDE_IN_FLIGHT = 1000;
+  const WIDE_ROUNDS = envInteger('BENCH_REAL_WIDE_ROUNDS', 1);
   const ROUNDS = envInteger('BENCH_REAL_ROUNDS', 3);
   const round2 = (value) => round(value, 2);
   const signed = (value) => `${value < 0 ? '−' : '+'}${round2(Math.abs(value))}`;
@@ -385,32 +388,31 @@ async function main() {
   // JavaScript, so its busy time over the batch is a floor under the wall on any number of cores.
   // Beside it, the SDK alone sends the very same calls 1,000 at a time (no sessions: each of its
   // 1,000 workers sends its calls one after another, so its ideal is calls / 1,000 × 2 s).
-  const wideFake = await startFakeModel(answers, 2_000, { capture: true });
-  let wide;
-  let wideFloor;
-  let wideHttpFloor;
-  try {
-    wide = await measured(wideFake, WIDE_IN_FLIGHT, WIDE_REQUESTS);
-    wideFloor = await measureSdkFloor(wide.bodies, wideFake, WIDE_IN_FLIGHT, 32 * CALLS_PER_REQUEST);
-    // The same with SPEC's intake in front: the batch POSTed as to govflow, each 202 after a durable claim.
-    wideHttpFloor = await measureHttpFloor(
-      wide.bodies,
-      wideFake,
-      CALLS_PER_REQUEST,
-      32 * CALLS_PER_REQUEST,
-      (url, results) => batch({ url, results }, 'run', WIDE_REQUESTS),
-    );
-  } finally {
-    wideFake.stop();
-  }
-  const wideReport = reportWide({
-    wide,
-    wideFloor,
-    wideHttpFloor,
-    requests: WIDE_REQUESTS,
-    inFlight: WIDE_IN_FLIGHT,
-    rssBeforeMb: rounds[0][PATHS[0].key].govflow.rssMb,
-    nodeMajor,
+  const wideReport = await measureWideRounds(WIDE_ROUNDS, async () => {
+    const wideFake = await startFakeModel(answers, 2_000, { capture: true });
+    try {
+      const wide = await measured(wideFake, WIDE_IN_FLIGHT, WIDE_REQUESTS);
+      const wideFloor = await measureSdkFloor(wide.bodies, wideFake, WIDE_IN_FLIGHT, 32 * CALLS_PER_REQUEST);
+      // The same with SPEC's intake in front: the batch POSTed as to govflow, each 202 after a durable claim.
+      const wideHttpFloor = await measureHttpFloor(
+        wide.bodies,
+        wideFake,
+        CALLS_PER_REQUEST,
+        32 * CALLS_PER_REQUEST,
+        (url, results) => batch({ url, results }, 'run', WIDE_REQUESTS),
+      );
+      return reportWide({
+        wide,
+        wideFloor,
+        wideHttpFloor,
+        requests: WIDE_REQUESTS,
+        inFlight: WIDE_IN_FLIGHT,
+        rssBeforeMb: rounds[0][PATHS[0].key].govflow.rssMb,
+        nodeMajor,
+      });
+    } finally {
+      wideFake.stop();
+    }
   });
   figures.push(...wideReport.figures);
   targets.push(...wideReport.targets);
@@ -424,6 +426,7 @@ async function main() {
     config: {
       requests: REQUESTS,
       wideRequests: WIDE_REQUESTS,
+      wideRounds: WIDE_ROUNDS,
       rounds: ROUNDS,
       cpus: os.cpus().length,
       node: process.version,
