@@ -11,8 +11,10 @@
  * This file imports nothing of govflow: bin/govflow.js loads it before the CLI.
  */
 
+/** The one memory flag that also takes at run time (v8.setFlagsFromString). */
+const HEAP_GROWING_FLAG = '--heap-growing-percent=25';
 /** The memory flags: V8 sizes its heap from them before any JavaScript runs. */
-const MEMORY_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=25'] as const;
+const MEMORY_FLAGS = ['--max-semi-space-size=8', HEAP_GROWING_FLAG] as const;
 
 /**
  * On Node 22 and 23, AsyncLocalStorage (the journal's connection notes, OpenTelemetry's context)
@@ -33,7 +35,7 @@ const CONTEXT_FRAME_FLAG = '--experimental-async-context-frame';
  */
 export function daemonNodeFlags(version: string): readonly string[] {
   const major = Number(version.split('.')[0]);
-  return Object.freeze(major === 22 || major === 23 ? [...MEMORY_FLAGS, CONTEXT_FRAME_FLAG] : [...MEMORY_FLAGS]);
+  return Object.freeze([...MEMORY_FLAGS, ...(major === 22 || major === 23 ? [CONTEXT_FRAME_FLAG] : [])]);
 }
 
 /** The flags `govflow start` runs under on this Node. */
@@ -63,6 +65,15 @@ function givenFlags(current: Pick<DaemonRuntimeProcess, 'execArgv' | 'env'>): st
  */
 export function memoryFlagsGiven(current: Pick<DaemonRuntimeProcess, 'execArgv' | 'env'> = process): boolean {
   return givenFlags(current).some((flag) => FLAG_NAMES.some((name) => flag === name || flag.startsWith(`${name}=`)));
+}
+
+/**
+ * Where Node could not restart with the memory flags (Node 20, Windows), sets the one that takes at
+ * run time: old space grows by a quarter at a time, not V8's default; the young generation's size
+ * cannot change once JavaScript runs (bench/RESULTS.md). Nothing when either flag was given.
+ */
+export function setRunTimeMemoryFlag(setFlags: (flag: string) => void): void {
+  if (!memoryFlagsGiven()) setFlags(HEAP_GROWING_FLAG);
 }
 
 /**

@@ -5,16 +5,14 @@ import { installLastResortHandlers } from '../daemon/last-resort-handlers.js';
 import { createOperationalLog } from '../daemon/operational-log.js';
 import type { CommandDefinition } from './command-context.js';
 import { startingWrapper, watchParent } from './wrapper-watch.js';
-import { memoryFlagsGiven } from './daemon-node-flags.js';
+import { setRunTimeMemoryFlag } from './daemon-node-flags.js';
 
 export const startCommand: CommandDefinition = {
   options: { http: { type: 'string' } },
   async run({ root, io, values }) {
-    // Old space grows by a quarter at a time, not V8's default. bin/govflow.js already restarted
-    // Node with it where Node can (daemon-node-flags.ts); where it cannot (Node 20), this flag
-    // still takes at run time, unlike the young generation's size (bench/RESULTS.md). A user who
-    // gave either memory flag chose the runtime (docs/deploy.md): theirs stands.
-    if (!memoryFlagsGiven()) setFlagsFromString('--heap-growing-percent=25');
+    // bin/govflow.js already restarted Node with the memory flags where Node can; a user who gave
+    // either chose the runtime (docs/deploy.md).
+    setRunTimeMemoryFlag(setFlagsFromString);
     const log = createOperationalLog();
     const removeHandlers = installLastResortHandlers(log);
     // Signals are handled from the first moment: one that comes while the daemon starts (or just
