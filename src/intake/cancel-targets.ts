@@ -1,7 +1,8 @@
 /**
  * The sessions a bulk cancel matches in a files root (docs/run-control.md): running and paused
  * ones by their manifests (a cache of the journal, so a bulk cancel may name one that ended since
- * — its control is then refused, as any late cancel is), queued ones by their claims. Delegated
+ * — its control is then refused, as any late cancel is) or, before a new session's manifest has
+ * landed, by its journal; queued ones by their claims. Delegated
  * children are left out: cancelling their parent cancels them.
  */
 import type { SystemPaths } from '../config/system-paths.js';
@@ -41,19 +42,23 @@ export async function filesCancelTargets(
   if (filter.statuses.includes('running') || filter.statuses.includes('paused')) {
     for (const sessionId of SessionJournal.list(paths.sessions)) {
       const manifest = SessionJournal.readManifest(paths.sessions, sessionId);
-      if (!manifest || (manifest.state !== 'RUNNING' && manifest.state !== 'PAUSED')) continue;
-      let first;
+      if (manifest && manifest.state !== 'RUNNING' && manifest.state !== 'PAUSED') continue;
+      let records;
       try {
-        [first] = SessionJournal.read(SessionJournal.directoryOf(paths.sessions, sessionId));
+        records = SessionJournal.read(SessionJournal.directoryOf(paths.sessions, sessionId));
       } catch {
-        continue; // damaged: nothing a control could apply to
+        continue; // damaged, or no journal yet: nothing a control could apply to
       }
+      const first = records[0];
       if (first?.type !== 'session' || first.delegation) continue;
+      // A session just started may have its journal before its manifest lands (the manifest's file
+      // is created off the event loop: store/manifest-file.ts): it runs until a record ends it.
+      if (!manifest && records.some((record) => record.type === 'finished')) continue;
       const target: CancelTarget = {
         sessionId,
         requestId: first.request_id,
         user: first.request.user ?? 'local',
-        status: manifest.state === 'PAUSED' ? 'paused' : 'running',
+        status: manifest?.state === 'PAUSED' ? 'paused' : 'running',
         createdAt: first.created_at,
       };
       if (matchesCancelFilter(target, filter)) targets.push(target);
