@@ -59,14 +59,37 @@ export function makeExampleRoot(configYaml = '', prefix = 'govflow-bench-', pare
   return root;
 }
 
-export function removeRoot(root) {
+function removeNow(root) {
   rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/**
+ * Removes `root` (or any temp folder) when the process exits, not now. On ext4 without a journal
+ * (this project's VMs), allocating an inode skips the ones deleted in the last 5 s, or 5 min while
+ * their inode-table block is unwritten (fs/ext4/ialloc.c, recently_deleted()), block by block: a
+ * bench that removed a round's thousands of files made the next round's file creations pay for
+ * them (perf: ext4_create's scan was 22 % of a session run's samples; 1.5–1.9 ms more system CPU
+ * per session after 3,000 deletions, bench/RESULTS.md). See also settleDeletions.
+ */
+export function removeRoot(root) {
+  if (pendingRemovals.length === 0) process.once('exit', () => pendingRemovals.splice(0).forEach(removeNow));
+  pendingRemovals.push(root);
+}
+const pendingRemovals = [];
+
+/**
+ * Before timing file creation: writes back what earlier deletions (an earlier bench's clean-up)
+ * left unwritten and waits out ext4's 5 s window (removeRoot), so they do not weigh on this one.
+ */
+export async function settleDeletions() {
+  execFileSync('sync');
+  await sleep(5_500);
 }
 
 /** Removes every root in `roots` when the process exits, even after an error or Ctrl-C. */
 export function cleanUpOnExit(roots) {
   const clean = () => {
-    for (const root of roots) removeRoot(root);
+    for (const root of roots) removeNow(root);
     roots.length = 0;
   };
   process.on('exit', clean);

@@ -34,6 +34,7 @@ import {
   processCpu,
   reportResult,
   round,
+  settleDeletions,
   startFakeModel,
   summarize,
 } from './bench-support.mjs';
@@ -119,6 +120,7 @@ const roots = [];
 cleanUpOnExit(roots);
 const root = makeExampleRoot(`http: { listen: "127.0.0.1:0" }\n${model.providerYaml}chat: { history_turns: 10 }\n`);
 roots.push(root);
+await settleDeletions();
 const daemon = await startDaemon(root);
 
 const byTurn = Array.from({ length: TURNS }, () => ({ firstChunk: [], complete: [], entryBytes: [] }));

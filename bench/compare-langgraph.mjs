@@ -37,6 +37,7 @@ import {
   reportResult,
   requestText,
   round,
+  settleDeletions,
   summarize,
 } from './bench-support.mjs';
 
@@ -204,6 +205,7 @@ const { openRuntime } = await importBuilt('daemon/runtime.js');
 
 console.log(`compare-langgraph: ${ROUNDS} alternating rounds × ${SESSIONS} sessions of ${STEPS} steps, instant model`);
 const figures = { govflow: [], sqliteFull: [], sqliteDefault: [], memory: [] };
+await settleDeletions();
 for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-langgraph-'));
   roots.push(folder);

@@ -58,6 +58,7 @@ async function main() {
   const {
     makeExampleRoot,
     removeRoot,
+    settleDeletions,
     cleanUpOnExit,
     exampleAnswers,
     startFakeModel,
@@ -88,6 +89,7 @@ async function main() {
 
   // The answers as the dry-run provider gives them, from one session.
   const { answers } = await exampleAnswers();
+  await settleDeletions();
 
   const peakRssMb = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
   const rssMb = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;

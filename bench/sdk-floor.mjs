@@ -24,7 +24,6 @@ import {
   openSync,
   readFileSync,
   renameSync,
-  rmSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
@@ -137,7 +136,8 @@ async function replay(bodiesFile, baseURL, concurrencyText, warmText) {
   };
   const warm = Array.from({ length: Number(warmText) }, (_, index) => calls[index % calls.length]);
   await run(warm);
-  if (process.env.BENCH_FLOOR_SERVE) return serve(calls, one, warm.length, Number(process.env.BENCH_FLOOR_SERVE));
+  if (process.env.BENCH_FLOOR_SERVE)
+    return serve(calls, one, warm.length, Number(process.env.BENCH_FLOOR_SERVE), path.dirname(bodiesFile));
   firstDeltas = [];
   const { threadCpuMs, threadCpuPerCall } = await import('./bench-support.mjs');
   const threadsBefore = threadCpuMs(process.pid);
@@ -168,11 +168,12 @@ async function replay(bodiesFile, baseURL, concurrencyText, warmText) {
  * them). `GET /finished` counts the requests whose calls all came back. Nothing else: no session,
  * journal, audit entry or result.
  */
-async function serve(calls, one, warm, callsPerRequest) {
+async function serve(calls, one, warm, callsPerRequest, parent) {
   const { default: Fastify } = await import('fastify');
   const { importBuilt } = await import('./bench-support.mjs');
   const { FdatasyncQueue } = await importBuilt('store/append-only-file.js');
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-claims-'));
+  // In the caller's folder, which it removes (bench-support.mjs removeRoot: at its exit).
+  const folder = mkdtempSync(path.join(parent, 'claims-'));
   const folderFd = openSync(folder, 'r');
   // The folder's entries synced as the daemon syncs its shared folders: one sync for a burst.
   const folderSyncs = new FdatasyncQueue(fsync, folder);
@@ -198,10 +199,7 @@ async function serve(calls, one, warm, callsPerRequest) {
   app.get('/finished', async () => ({ finished }));
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   console.log(JSON.stringify({ url, warm }));
-  process.once('SIGTERM', () => {
-    rmSync(folder, { recursive: true, force: true });
-    process.exit(0);
-  });
+  process.once('SIGTERM', () => process.exit(0));
 }
 
 /** Where two texts first differ, with a little context, for the error. */
@@ -214,7 +212,7 @@ function firstDifference(left, right) {
 /**
  * Writes `bodies` where a floor child reads them, forgets what `fake` kept of earlier calls (and
  * its streams with `forgetStreams`) and starts this script as that child; `args` go before it (Node
- * flags), `env` into its environment. The caller removes `folder` once the child is done.
+ * flags), `env` into its environment. The caller removes `folder` (removeRoot) once the child is done.
  */
 async function startFloor(bodies, fake, concurrency, warmCalls, { args = [], env = {}, forgetStreams = false } = {}) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-'));
@@ -267,7 +265,7 @@ export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, prof
       firstDeltas: result.firstDeltas.map((first, index) => ({ ...first, arrived: arrivals[index] })),
     };
   } finally {
-    rmSync(folder, { recursive: true, force: true });
+    (await import('./bench-support.mjs')).removeRoot(folder);
   }
 }
 
@@ -327,7 +325,7 @@ export async function measureHttpFloor(bodies, fake, callsPerRequest, warmCalls,
   } finally {
     child.kill('SIGTERM');
     await exited;
-    rmSync(folder, { recursive: true, force: true });
+    (await import('./bench-support.mjs')).removeRoot(folder);
   }
 }
 
