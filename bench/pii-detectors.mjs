@@ -18,7 +18,8 @@ import path from 'node:path';
 import { REPOSITORY_ROOT, envInteger, importBuilt, reportResult, round, summarize } from './bench-support.mjs';
 import { scoreDetectors } from '../test/support/detector-scoring.mjs';
 
-const { builtInDetector, findPii, PII_KINDS } = await importBuilt('privacy/pii-detectors.js');
+const { builtInDetector, findPii } = await importBuilt('privacy/pii-detectors.js');
+const { PII_KINDS } = await importBuilt('config/config-vocabulary.js');
 const { PiiRedactor, piiDetectors } = await importBuilt('privacy/pii-redactor.js');
 
 const MEGABYTES = envInteger('BENCH_PII_MB', 8);

@@ -28,7 +28,7 @@ import {
 const { openRuntime } = await importBuilt('daemon/runtime.js');
 const { DryRunProvider } = await importBuilt('llm/dry-run-provider.js');
 const { CassetteRecorder, recordingProvider } = await importBuilt('llm/recording-provider.js');
-const { ReplayProvider, loadCassettes } = await importBuilt('llm/replay-provider.js');
+const { ReplayProvider } = await importBuilt('llm/replay-provider.js');
 
 const SESSIONS = envInteger('BENCH_REPLAY_SESSIONS', 20);
 const RUNS = envInteger('BENCH_REPLAY_RUNS', 30);
@@ -61,7 +61,6 @@ for (let index = 0; index < SESSIONS; index++) {
   );
 }
 await runtime.close();
-const cassettes = loadCassettes(cassetteFile);
 const systemChars = summarize(requests.map((request) => request.system.length + request.prompt.length)).median;
 console.log(
   `replay overhead: ${requests.length} recorded calls (${SESSIONS} sessions), median prompt ${systemChars} chars; ${RUNS} runs`,
@@ -97,7 +96,7 @@ async function timeCalls(provider) {
 const replayTimes = [];
 const instantTimes = [];
 for (let run = 0; run < RUNS; run++) {
-  replayTimes.push(...(await timeCalls(new ReplayProvider(cassettes))));
+  replayTimes.push(...(await timeCalls(ReplayProvider.fromTarget(cassetteFile))));
   instantTimes.push(...(await timeCalls(instant)));
 }
 // The first run warms up the JIT: leave it out.

@@ -33,7 +33,7 @@ const { compileTemplate, renderTemplate } = await importBuilt('governance/input-
 const { expressionBindings, lastMessagesByAgent } = await importBuilt('pipeline/expression-scope.js');
 const { decideRoute } = await importBuilt('pipeline/route-decision.js');
 const { foldRecords } = await importBuilt('pipeline/session-state.js');
-const { SessionJournal } = await importBuilt('store/session-journal.js');
+const { SessionJournal } = await importBuilt('store/journal-reader.js');
 
 const SESSIONS = envInteger('BENCH_ROUTES_SESSIONS', 100);
 const EVALS = envInteger('BENCH_ROUTES_EVALS', 20_000);
