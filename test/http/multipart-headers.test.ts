@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { watchPartHeaders } from '../../src/http/multipart-headers.js';
 
 const BOUNDARY = '----govflow-headers-test';
@@ -29,7 +29,9 @@ function check(bytes: Buffer, size: number, delivered: number): string | null {
 }
 
 describe('watchPartHeaders', () => {
-  for (const size of [1, 3, 17, 65_536])
+  // 27, 28 and 29 bytes: about the delimiter's length (CRLF, two dashes and the boundary), where a
+  // delimiter may begin in what one chunk left and end in the next.
+  for (const size of [1, 3, 17, 27, 28, 29, 65_536])
     it(`finds every part in chunks of ${size} bytes`, () => {
       expect(
         check(body([field, file('a.txt'), file('annex/b.csv', `x\r\n--${BOUNDARY.slice(0, -1)}y\r\n\r\n`)]), size, 3),
@@ -44,6 +46,21 @@ describe('watchPartHeaders', () => {
         /^part 2 of the upload has no Content-Disposition: form-data header/,
       );
     });
+
+  it('scans a large file part where its chunks arrive, copying only at part boundaries', () => {
+    const large = 'x'.repeat(20 * 1024 * 1024);
+    const bytes = body([field, file('big.bin', large), file('inv\noice.txt')]);
+    const concat = vi.spyOn(Buffer, 'concat');
+    try {
+      expect(check(bytes, 65_536, 2)).toMatch(/^part 3 of the upload \(file name "inv\\u000aoice\.txt"\)/);
+      // Copying each of the 320 chunks onto the last one's tail copied the whole 20 MiB again;
+      // now only the chunks where a part begins, and a delimiter's length at each seam.
+      const copiedBytes = concat.mock.results.reduce((sum, result) => sum + (result.value as Buffer).length, 0);
+      expect(copiedBytes).toBeLessThan(1024 * 1024);
+    } finally {
+      concat.mockRestore();
+    }
+  });
 
   it('names a part the parser did not hand over even when its header looks whole', () => {
     expect(check(body([field, file('a.txt')]), 64, 1)).toMatch(/the upload has 2 parts, and only 1 could be read/);
