@@ -82,6 +82,11 @@ export async function receiveUpload(
   try {
     return await receiveParts(request, folder, limits, maxRequestBytes);
   } catch (error) {
+    if ((error as { code?: unknown }).code === 'FST_INVALID_JSON_FIELD_ERROR')
+      throw badRequest(
+        'a part sent as application/json is not valid JSON: send the part "request" as a JSON object ({"request": "...", ' +
+          '"request_id"?, "metadata"?}) or as plain text',
+      );
     // The client went away mid-upload: its fault, not ours (no 500, no error in the log).
     const cutOff =
       request.raw.destroyed ||
@@ -128,12 +133,14 @@ async function receiveParts(
             `"metadata"?}) and file parts`,
         );
       if (text !== null) throw badRequest('the part "request" was sent twice: send it once');
-      if (part.valueTruncated || Buffer.byteLength(String(part.value)) > maxRequestBytes)
+      // A part sent as application/json reaches here parsed (@fastify/multipart): its JSON again.
+      const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
+      if (part.valueTruncated || Buffer.byteLength(value) > maxRequestBytes)
         throw tooLarge(
           `the part "request" is larger than intake.max_bytes (${maxRequestBytes} bytes): shorten it (put long texts in attached files) or ` +
             `raise intake.max_bytes`,
         );
-      text = String(part.value);
+      text = value;
       continue;
     }
     const name = part.filename;

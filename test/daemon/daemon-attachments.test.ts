@@ -365,7 +365,7 @@ describe('a folder that is no request folder', () => {
 });
 
 /** A multipart body by hand, for file names fetch's FormData would not send as given. */
-function rawMultipart(parts: Array<{ name: string; filename?: Buffer; content: Buffer | string }>): {
+function rawMultipart(parts: Array<{ name: string; filename?: Buffer; type?: string; content: Buffer | string }>): {
   body: Buffer;
   type: string;
 } {
@@ -378,7 +378,9 @@ function rawMultipart(parts: Array<{ name: string; filename?: Buffer; content: B
     chunks.push(
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`),
       filename,
-      Buffer.from(`\r\n${part.filename ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`),
+      Buffer.from(
+        `\r\n${part.filename ? 'Content-Type: application/octet-stream\r\n' : part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`,
+      ),
       Buffer.from(part.content),
       Buffer.from('\r\n'),
     );
@@ -442,6 +444,34 @@ describe('POST /v1/requests as multipart/form-data', () => {
       timeoutMs: 30_000,
     });
     expect(result.status).toBe('success');
+  }, 60_000);
+
+  it('takes a request part sent as application/json as its JSON, and refuses one that is not JSON with 400', async () => {
+    const post = async (content: string) => {
+      const form = rawMultipart([
+        { name: 'request', type: 'application/json', content },
+        { name: 'file', filename: Buffer.from('annex.txt'), content: 'annex text' },
+      ]);
+      const response = await fetch(`${api}/v1/requests`, {
+        method: 'POST',
+        headers: { 'content-type': form.type },
+        body: form.body,
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    // curl -F 'request={...};type=application/json': the parser hands such a part over parsed.
+    const typed = await post(JSON.stringify({ request: 'Check the typed annex.', request_id: 'upload-typed-1' }));
+    expect(typed.status, JSON.stringify(typed.body)).toBe(202);
+    expect(typed.body.request_id).toBe('upload-typed-1');
+    const result = await waitFor('the typed upload', () => readResult(root, 'upload-typed-1'), { timeoutMs: 30_000 });
+    expect(result.status).toBe('success');
+    const archived = treeOf(await archivedFolder('http-upload-typed-1'));
+    expect(JSON.parse(archived.get('request.json')!.bytes.toString())).toMatchObject({
+      request: 'Check the typed annex.',
+    });
+    const broken = await post('{"request": broken');
+    expect(broken.status).toBe(400);
+    expect(broken.body.error.message).toMatch(/^a part sent as application\/json is not valid JSON/);
   }, 60_000);
 
   it('answers 413 past max_bytes or max_files (attachments only), 400 for a path it cannot keep, and keeps none of it', async () => {
