@@ -63,10 +63,10 @@ function removeNow(root) {
  * per session after 3,000 deletions, bench/RESULTS.md). See also settleDeletions.
  */
 export function removeRoot(root) {
-  if (pendingRemovals.length === 0) process.once('exit', () => pendingRemovals.splice(0).forEach(removeNow));
   pendingRemovals.push(root);
 }
 const pendingRemovals = [];
+process.on('exit', () => pendingRemovals.forEach(removeNow));
 
 /**
  * Before timing file creation: writes back what earlier deletions (an earlier bench's clean-up)

@@ -39,46 +39,6 @@ function age(fromIso: string, now: number): string {
   return `${Math.round(seconds / 86_400)}d`;
 }
 
-/** What the journal alone says, for a manifest its process was killed before writing. */
-function manifestFromJournal(sessionsDir: string, sessionId: string): SessionManifest | null {
-  let records;
-  try {
-    records = SessionJournal.read(SessionJournal.directoryOf(sessionsDir, sessionId));
-  } catch {
-    return null;
-  }
-  const first = records[0];
-  if (!first || first.type !== 'session') return null;
-  const finished = records.find((record) => record.type === 'finished');
-  const messageRecords = records.filter((record) => record.type === 'message');
-  const messages = messageRecords.length;
-  return {
-    v: first.v,
-    session_id: sessionId,
-    request_id: first.request_id,
-    state: finished
-      ? finished.status === 'success'
-        ? 'SUCCESS'
-        : finished.status === 'partial'
-          ? 'PARTIAL'
-          : finished.status === 'cancelled'
-            ? 'CANCELLED'
-            : 'FAILED'
-      : 'RUNNING',
-    current_agent: null,
-    last_agent: messageRecords.at(-1)?.message.agent.name ?? null,
-    source_file: first.source_file,
-    created_at: first.created_at,
-    updated_at: finished?.at ?? first.created_at,
-    messages,
-    usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cost_usd: 0 },
-    elapsed_ms: 0,
-    model_time_ms: 0,
-    governance_hash: null,
-    question: null,
-  };
-}
-
 /** Requests claimed whose session has not started; the config (for their session ids) is loaded only when there are claims. */
 async function queuedCount(root: string, paths: SystemPaths, env: NodeJS.ProcessEnv): Promise<number> {
   if (!existsSync(paths.processing) || readdirSync(paths.processing).every((name) => name.startsWith('.'))) return 0;
@@ -137,7 +97,7 @@ export const statusCommand: CommandDefinition = {
     const config = configStatus === null ? null : { restart_needed: configStatus.restart_needed };
     // Manifests (written at each step and at the end) alone tell running, paused and finished apart.
     const all = SessionJournal.list(paths.sessions)
-      .map((id) => SessionJournal.readManifest(paths.sessions, id) ?? manifestFromJournal(paths.sessions, id))
+      .map((id) => SessionJournal.readManifestOrJournal(paths.sessions, id))
       .filter((manifest): manifest is SessionManifest => manifest !== null);
     // Running with no live owner, or not among a one-shot owner's runs: interrupted (the next
     // start or run resumes it).

@@ -41,24 +41,21 @@ export async function filesCancelTargets(
   const targets: CancelTarget[] = [];
   if (filter.statuses.includes('running') || filter.statuses.includes('paused')) {
     for (const sessionId of SessionJournal.list(paths.sessions)) {
-      const manifest = SessionJournal.readManifest(paths.sessions, sessionId);
-      if (manifest && manifest.state !== 'RUNNING' && manifest.state !== 'PAUSED') continue;
-      let records;
+      // A session just started may have its journal before its manifest lands.
+      const manifest = SessionJournal.readManifestOrJournal(paths.sessions, sessionId);
+      if (!manifest || (manifest.state !== 'RUNNING' && manifest.state !== 'PAUSED')) continue;
+      let first;
       try {
-        records = SessionJournal.read(SessionJournal.directoryOf(paths.sessions, sessionId));
+        [first] = SessionJournal.read(SessionJournal.directoryOf(paths.sessions, sessionId));
       } catch {
-        continue; // damaged, or no journal yet: nothing a control could apply to
+        continue; // damaged: nothing a control could apply to
       }
-      const first = records[0];
       if (first?.type !== 'session' || first.delegation) continue;
-      // A session just started may have its journal before its manifest lands (the manifest's file
-      // is created off the event loop: store/manifest-file.ts): it runs until a record ends it.
-      if (!manifest && records.some((record) => record.type === 'finished')) continue;
       const target: CancelTarget = {
         sessionId,
         requestId: first.request_id,
         user: first.request.user ?? 'local',
-        status: manifest?.state === 'PAUSED' ? 'paused' : 'running',
+        status: manifest.state === 'PAUSED' ? 'paused' : 'running',
         createdAt: first.created_at,
       };
       if (matchesCancelFilter(target, filter)) targets.push(target);

@@ -79,6 +79,55 @@ export class SessionJournal {
     }
     return null;
   }
+
+  /**
+   * The manifest or, where there is none, what the journal alone says: its process was killed
+   * before writing one, or the session has just started and its manifest has not landed (the
+   * file is created off the event loop: manifest-file.ts). Null with neither.
+   */
+  static readManifestOrJournal(sessionsDir: string, sessionId: string): SessionManifest | null {
+    return SessionJournal.readManifest(sessionsDir, sessionId) ?? manifestFromJournal(sessionsDir, sessionId);
+  }
+}
+
+/** What the journal alone says of a session, as its manifest would. */
+function manifestFromJournal(sessionsDir: string, sessionId: string): SessionManifest | null {
+  let records;
+  try {
+    records = SessionJournal.read(SessionJournal.directoryOf(sessionsDir, sessionId));
+  } catch {
+    return null;
+  }
+  const first = records[0];
+  if (!first || first.type !== 'session') return null;
+  const finished = records.find((record) => record.type === 'finished');
+  const messageRecords = records.filter((record) => record.type === 'message');
+  const messages = messageRecords.length;
+  return {
+    v: first.v,
+    session_id: sessionId,
+    request_id: first.request_id,
+    state: finished
+      ? finished.status === 'success'
+        ? 'SUCCESS'
+        : finished.status === 'partial'
+          ? 'PARTIAL'
+          : finished.status === 'cancelled'
+            ? 'CANCELLED'
+            : 'FAILED'
+      : 'RUNNING',
+    current_agent: null,
+    last_agent: messageRecords.at(-1)?.message.agent.name ?? null,
+    source_file: first.source_file,
+    created_at: first.created_at,
+    updated_at: finished?.at ?? first.created_at,
+    messages,
+    usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cost_usd: 0 },
+    elapsed_ms: 0,
+    model_time_ms: 0,
+    governance_hash: null,
+    question: null,
+  };
 }
 
 /** The one parser of journal records, whichever store keeps them; `file` may name a store row. */
