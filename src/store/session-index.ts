@@ -41,15 +41,34 @@ export type SessionChanges = (listener: (sessionId: string, agent: string | null
 /** Reused for every first-line read: reads are synchronous, so one buffer serves them all. */
 const FIRST_LINE_BUFFER = Buffer.allocUnsafe(256 * 1024);
 
+/**
+ * The bytes of a file's first line (without its newline), or of the whole file when it has none.
+ * Most session records fit the shared buffer; a larger one (a request near intake.max_bytes) is
+ * read on until its newline.
+ */
+function readFirstLine(descriptor: number): Buffer {
+  let read = readSync(descriptor, FIRST_LINE_BUFFER, 0, FIRST_LINE_BUFFER.length, 0);
+  let newline = FIRST_LINE_BUFFER.subarray(0, read).indexOf(0x0a);
+  if (newline !== -1 || read < FIRST_LINE_BUFFER.length)
+    return FIRST_LINE_BUFFER.subarray(0, newline === -1 ? read : newline);
+  const chunks = [Buffer.from(FIRST_LINE_BUFFER)];
+  let position = read;
+  while (newline === -1 && read > 0) {
+    const chunk = Buffer.allocUnsafe(FIRST_LINE_BUFFER.length);
+    read = readSync(descriptor, chunk, 0, chunk.length, position);
+    position += read;
+    newline = chunk.subarray(0, read).indexOf(0x0a);
+    chunks.push(chunk.subarray(0, newline === -1 ? read : newline));
+  }
+  return Buffer.concat(chunks);
+}
+
 /** The first line of a journal: the session record (who asked what), read without the rest. */
 export function readSessionRecord(sessionsDir: string, sessionId: string): SessionRecord | null {
   let descriptor: number | null = null;
   try {
     descriptor = openSync(path.join(sessionsDir, sessionId, 'journal.jsonl'), 'r');
-    const read = readSync(descriptor, FIRST_LINE_BUFFER, 0, FIRST_LINE_BUFFER.length, 0);
-    const text = FIRST_LINE_BUFFER.subarray(0, read).toString('utf8');
-    const newline = text.indexOf('\n');
-    const record = JSON.parse(newline === -1 ? text : text.slice(0, newline)) as SessionRecord;
+    const record = JSON.parse(readFirstLine(descriptor).toString('utf8')) as SessionRecord;
     return record.type === 'session' ? record : null;
   } catch {
     return null;

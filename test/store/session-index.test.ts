@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemPaths } from '../../src/config/system-paths.js';
-import { SessionIndex, type ClaimedRequests } from '../../src/store/session-index.js';
+import { SessionIndex, readSessionRecord, type ClaimedRequests } from '../../src/store/session-index.js';
 import { sessionChanges } from '../../src/http/http-server.js';
 import { archiveFinishedSessions } from '../../src/store/session-retention.js';
 import type { SessionRow } from '../../src/store/session-listing.js';
@@ -107,6 +107,53 @@ describe('sessions index', () => {
       expect((await index.query(query)).rows.map((row) => row.sessionId)).toEqual([later.sessionId]);
       index.listing.close();
     });
+  });
+
+  it('lists a session whose request is larger than the first read (256 KiB) under its own user, with all its text', async () => {
+    const root = exampleRoot();
+    await withRuntime(root, scripted(happyResponses(TWO_TASKS)), async (runtime) => {
+      const index = indexOf(root, runtime.events);
+      const text = `Summarize the notes. ${'The team met and discussed the release plan. '.repeat(7_000)}`;
+      expect(text.length).toBeGreaterThan(300_000);
+      await runtime.runner.startSession(
+        { requestId: 'req-big', text, user: 'alice', sourceFile: 'req-big.json', claimedPath: null },
+        new AbortController().signal,
+      );
+      index.listing.close();
+      const fresh = indexOf(root, runtime.events);
+      const rows = (await fresh.query({ ...query, user: 'alice' })).rows;
+      expect(rows.map((row) => [row.requestId, row.user, row.requestText.length])).toEqual([
+        ['req-big', 'alice', text.length],
+      ]);
+      fresh.listing.close();
+    });
+  });
+
+  it('reads a first record that ends right at, right after or far past the first read, and a journal with no newline', () => {
+    const sessions = mkdtempSync(path.join(os.tmpdir(), 'govflow-first-line-'));
+    try {
+      const write = (id: string, record: Record<string, unknown>, padTo: number, newline = true) => {
+        const bare = JSON.stringify({ ...record, pad: '' });
+        const line = JSON.stringify({ ...record, pad: 'x'.repeat(padTo - bare.length) });
+        expect(line.length).toBe(padTo);
+        mkdirSync(path.join(sessions, id));
+        writeFileSync(path.join(sessions, id, 'journal.jsonl'), newline ? `${line}\n{"type":"message"}\n` : line);
+      };
+      const record = { type: 'session', session_id: 's', request_id: 'r', request: { text: 't', user: 'alice' } };
+      for (const [id, length, newline] of [
+        ['at', 256 * 1024 - 1, true],
+        ['after', 256 * 1024, true],
+        ['past', 700_000, true],
+        ['bare', 300_000, false],
+      ] as const) {
+        write(id, record, length, newline);
+        expect(readSessionRecord(sessions, id)?.request.user, id).toBe('alice');
+      }
+      writeFileSync(path.join(sessions, 'at', 'journal.jsonl'), '{"type":"sess');
+      expect(readSessionRecord(sessions, 'at')).toBeNull();
+    } finally {
+      rmSync(sessions, { recursive: true, force: true });
+    }
   });
 
   it('never loses a retry between its claim and its start being heard: queued, then read from its first record', async () => {
