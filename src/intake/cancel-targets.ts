@@ -7,6 +7,7 @@
  */
 import type { SystemPaths } from '../config/system-paths.js';
 import { SessionJournal } from '../store/journal-reader.js';
+import { readSessionRecord } from '../store/session-index.js';
 import type { CancellableStatus, CancelTarget } from '../store/session-reads.js';
 import { queuedClaims } from './queued-claims.js';
 import type { AttachmentLimits } from './request-folder.js';
@@ -44,13 +45,9 @@ export async function filesCancelTargets(
       // A session just started may have its journal before its manifest lands.
       const manifest = SessionJournal.readManifestOrJournal(paths.sessions, sessionId);
       if (!manifest || (manifest.state !== 'RUNNING' && manifest.state !== 'PAUSED')) continue;
-      let first;
-      try {
-        [first] = SessionJournal.read(SessionJournal.directoryOf(paths.sessions, sessionId));
-      } catch {
-        continue; // damaged: nothing a control could apply to
-      }
-      if (first?.type !== 'session' || first.delegation) continue;
+      // Its first record alone (who asked, when), not the whole journal; none: damaged, nothing a control could apply to.
+      const first = readSessionRecord(paths.sessions, sessionId);
+      if (!first || first.delegation) continue;
       const target: CancelTarget = {
         sessionId,
         requestId: first.request_id,
