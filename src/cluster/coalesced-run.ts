@@ -27,3 +27,31 @@ export function coalesced(pass: () => Promise<void>, onError?: (error: unknown) 
     return running;
   };
 }
+
+/**
+ * Calls that each bring one item, run in groups (group commit): a call while a group runs waits
+ * for the next, which takes every item waiting then (at most `max`); a lone call runs at once.
+ * `run` answers each item of a group in order; when it throws, every call of that group rejects.
+ */
+export function grouped<T, R>(run: (items: T[]) => Promise<R[]>, max = 256): (item: T) => Promise<R> {
+  const waiting: Array<{ item: T; resolve: (value: R) => void; reject: (error: unknown) => void }> = [];
+  let running = false;
+  const drain = async () => {
+    running = true;
+    while (waiting.length > 0) {
+      const group = waiting.splice(0, max);
+      try {
+        const answers = await run(group.map((call) => call.item));
+        group.forEach((call, index) => call.resolve(answers[index]!));
+      } catch (error) {
+        for (const call of group) call.reject(error);
+      }
+    }
+    running = false;
+  };
+  return (item) =>
+    new Promise<R>((resolve, reject) => {
+      waiting.push({ item, resolve, reject });
+      if (!running) void drain();
+    });
+}

@@ -14,6 +14,7 @@ import type { AttachmentInfo } from '../store/attachment-records.js';
 import { piiEnabled, type PiiCounts } from '../privacy/pii-redactor.js';
 import type { StoreVaults } from './store-vaults.js';
 import { chatTurnOf, turnTaken } from './conversation-turns.js';
+import { QueuedInserts } from './queued-inserts.js';
 
 export interface QueuedRequest {
   sessionId: string;
@@ -96,8 +97,10 @@ export type EnqueueOutcome =
 export class SessionLeases {
   private readonly table: (name: string) => string;
   private readonly channels: ReturnType<typeof channelsOf>;
-  /** The hot statements, prepared once per connection (a request's insert, claims, renewals). */
-  private readonly statements: Record<'enqueue' | 'claim' | 'renew', { name: string; text: string }>;
+  /** The hot statements, prepared once per connection (claims, renewals). */
+  private readonly statements: Record<'claim' | 'renew', { name: string; text: string }>;
+  /** Plain requests, inserted a burst at a time. */
+  private readonly inserts: QueuedInserts;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -109,12 +112,8 @@ export class SessionLeases {
   ) {
     this.table = tablesOf(schema);
     this.channels = channelsOf(schema);
+    this.inserts = new QueuedInserts(pool, this.table('sessions'), daemonId, this.channels.work);
     this.statements = {
-      enqueue: prepared(
-        `with inserted as (insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ` +
-          `($1, $2, 'queued', $3, $4, $5) returning session_id)
-       select pg_notify($6, session_id) from inserted`,
-      ),
       claim: prepared(
         `with candidate as (
          select s.session_id, s.state from ${this.table('sessions')} s
@@ -221,40 +220,40 @@ export class SessionLeases {
         redactFile();
         return { kind: 'queued' };
       }
-      await this.pool.query({
-        ...this.statements.enqueue,
-        values: [
-          request.sessionId,
-          request.requestId,
-          JSON.stringify(document),
-          request.user,
-          this.daemonId,
-          this.channels.work,
-        ],
+      const inserted = await this.inserts.queue({
+        sessionId: request.sessionId,
+        requestId: request.requestId,
+        document: JSON.stringify(document),
+        user: request.user,
       });
-      return { kind: 'queued' };
+      return inserted ? { kind: 'queued' } : await this.duplicateOutcome(request, redactFile);
     } catch (error) {
       if ((error as { code?: string }).code !== '23505') throw error;
-      const existing = await this.pool.query<{
-        intake_daemon: string;
-        request: { claimed_path?: string | null };
-        request_id: string;
-      }>(
-        `select intake_daemon, request, request_id from ${this.table('sessions')} where request_id = $1 or session_id = $2`,
-        [request.requestId, request.sessionId],
-      );
-      const row = existing.rows[0];
-      const ours =
-        row !== undefined &&
-        row.intake_daemon === this.daemonId &&
-        request.claimedPath !== null &&
-        row.request.claimed_path === request.claimedPath;
-      // Our own request, committed before a crash: its archived copy is redacted as the first try would have.
-      if (ours) redactFile();
-      // No row: the request id of a session audit retention deleted, which stays taken.
-      const column = row === undefined || row.request_id === request.requestId ? 'request_id' : 'session_id';
-      return { kind: 'duplicate', ours, column };
+      return this.duplicateOutcome(request, redactFile);
     }
+  }
+
+  /** A request whose id (or session id) the store already holds: ours when a crash cut our own first try short. */
+  private async duplicateOutcome(request: QueuedRequest, redactFile: () => void): Promise<EnqueueOutcome> {
+    const existing = await this.pool.query<{
+      intake_daemon: string;
+      request: { claimed_path?: string | null };
+      request_id: string;
+    }>(
+      `select intake_daemon, request, request_id from ${this.table('sessions')} where request_id = $1 or session_id = $2`,
+      [request.requestId, request.sessionId],
+    );
+    const row = existing.rows[0];
+    const ours =
+      row !== undefined &&
+      row.intake_daemon === this.daemonId &&
+      request.claimedPath !== null &&
+      row.request.claimed_path === request.claimedPath;
+    // Our own request, committed before a crash: its archived copy is redacted as the first try would have.
+    if (ours) redactFile();
+    // No row: the request id of a session audit retention deleted, which stays taken.
+    const column = row === undefined || row.request_id === request.requestId ? 'request_id' : 'session_id';
+    return { kind: 'duplicate', ours, column };
   }
 
   /**

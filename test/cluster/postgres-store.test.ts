@@ -298,4 +298,54 @@ describe.skipIf(!pg)('PostgresSessionStore', () => {
     expect(tampered).toMatchObject({ ok: false, entries: 1 });
     expect(tampered.problem).toMatch(/position 2 .*hash mismatch/);
   });
+
+  it('queues a burst of requests in grouped inserts, first in first out; a taken or deleted request id is a duplicate', async () => {
+    const request = (requestId: string) => ({
+      sessionId: `sess-${requestId}`,
+      requestId,
+      text: `request ${requestId}`,
+      user: 'alice',
+      metadata: null,
+      sourceFile: `${requestId}.txt`,
+      claimedPath: null,
+    });
+    const statements: string[] = [];
+    const query = cluster.pool.query.bind(cluster.pool);
+    cluster.pool.query = ((config: unknown, values?: unknown) => {
+      const text = typeof config === 'string' ? config : (config as { text: string }).text;
+      if (text.includes('unnest(')) statements.push(text);
+      return query(config as never, values as never);
+    }) as typeof cluster.pool.query;
+    try {
+      const burst = Array.from({ length: 6 }, (_, index) => `burst-${index}`);
+      const queued = await Promise.all(burst.map((requestId) => cluster.leases.enqueue(request(requestId))));
+      expect(queued).toEqual(burst.map(() => ({ kind: 'queued' })));
+      // The first goes at once; the five that arrive while it runs share the next statement.
+      expect(statements).toHaveLength(2);
+      const claimed = await cluster.leases.claim(10);
+      expect(claimed.map((session) => session.requestId)).toEqual(burst);
+      expect(claimed.map((session) => session.request.user)).toEqual(burst.map(() => 'alice'));
+      // A request id audit retention deleted fails its group's statement (a trigger): the group goes one by one.
+      await pg!.query(
+        "insert into deleted_requests (request_id, deleted_through) values ('burst-deleted', '20260101')",
+      );
+      statements.length = 0;
+      const mixed = ['burst-first', 'burst-7', 'burst-0', 'burst-deleted', 'burst-8'];
+      const outcomes = await Promise.all(mixed.map((requestId) => cluster.leases.enqueue(request(requestId))));
+      expect(outcomes).toEqual([
+        { kind: 'queued' },
+        { kind: 'queued' },
+        { kind: 'duplicate', ours: false, column: 'request_id' },
+        { kind: 'duplicate', ours: false, column: 'request_id' },
+        { kind: 'queued' },
+      ]);
+      expect(statements).toHaveLength(2 + 4);
+      const rows = await pg!.query<{ request_id: string }>(
+        "select request_id from sessions where request_id in ('burst-first', 'burst-7', 'burst-8', 'burst-deleted') order by created_at",
+      );
+      expect(rows.map((row) => row.request_id)).toEqual(['burst-first', 'burst-7', 'burst-8']);
+    } finally {
+      cluster.pool.query = query;
+    }
+  });
 });
