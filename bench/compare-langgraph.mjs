@@ -17,6 +17,8 @@
  * the median over BENCH_COMPARE_ROUNDS rounds (default 5) of each round's ms per step, each round
  * BENCH_COMPARE_SESSIONS sessions (default 100). Targets: govflow ≤ 0.75× LangGraph.js+SQLite at the
  * same durability, and ≤ 0.9× its unsynced defaults with every govflow entry still synced (issue 41).
+ * Beside them, where a step goes on each synced side: the main thread's CPU, and the rest of the
+ * wall spent waiting (for a sync), with libuv's pool and V8's helpers meanwhile (read from /proc).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -39,6 +41,8 @@ import {
   round,
   settleDeletions,
   summarize,
+  threadCpuMs,
+  threadCpuPerCall,
 } from './bench-support.mjs';
 
 const ROUNDS = envInteger('BENCH_COMPARE_ROUNDS', 5);
@@ -141,8 +145,10 @@ async function buildGraph(requireFrom, checkpointer) {
 }
 
 /** One LangGraph round: `sessions` threads, ms per step. */
-async function langGraphRound(graph, label, sessions, durability) {
+async function langGraphRound(graph, label, sessions, durability, where = null) {
   const perStep = [];
+  const before = threadCpuMs(process.pid);
+  const started = now();
   for (let index = 0; index < sessions; index++) {
     const started = now();
     const result = await graph.invoke(
@@ -153,11 +159,24 @@ async function langGraphRound(graph, label, sessions, durability) {
       throw new Error(`LangGraph ran ${result.messages.length} nodes, expected ${STEPS}`);
     perStep.push((now() - started) / STEPS);
   }
+  where?.push(stepSplit(before, started, sessions));
   return summarize(perStep).median;
 }
 
+/**
+ * Where a round's steps went, per step: its wall, the CPU of this process's main thread, libuv's
+ * pool and V8's helpers over it (/proc, bench-measure.mjs threadCpuMs), and the rest of the wall:
+ * the main thread waiting (on a sync, an fsync in better-sqlite3 or govflow's on the pool).
+ */
+function stepSplit(before, started, sessions) {
+  const steps = sessions * STEPS;
+  const cpu = threadCpuPerCall(before, threadCpuMs(process.pid), steps);
+  const wall = (now() - started) / steps;
+  return { wall, main: cpu.main, pool: cpu.pool, v8: cpu.v8, waiting: Math.max(0, wall - cpu.main) };
+}
+
 /** One govflow round in a fresh root (fsync on, as configured by default): ms per step. */
-async function govflowRound(openRuntime, label, sessions) {
+async function govflowRound(openRuntime, label, sessions, where) {
   const root = makeExampleRoot('', 'govflow-bench-compare-');
   roots.push(root);
   const runtime = await openRuntime(root, {
@@ -168,7 +187,13 @@ async function govflowRound(openRuntime, label, sessions) {
   const signal = new AbortController().signal;
   try {
     const perStep = [];
+    let before = null;
+    let roundStarted = 0;
     for (let index = -5; index < sessions; index++) {
+      if (index === 0) {
+        before = threadCpuMs(process.pid);
+        roundStarted = now();
+      }
       const started = now();
       const outcome = await runtime.runner.startSession(
         {
@@ -183,6 +208,7 @@ async function govflowRound(openRuntime, label, sessions) {
         throw new Error(`govflow session ended ${outcome.status} with ${outcome.result.messages} messages`);
       if (index >= 0) perStep.push((now() - started) / STEPS);
     }
+    where.push(stepSplit(before, roundStarted, sessions));
     return summarize(perStep).median;
   } finally {
     await runtime.close();
@@ -205,6 +231,7 @@ const { openRuntime } = await importBuilt('daemon/runtime.js');
 
 console.log(`compare-langgraph: ${ROUNDS} alternating rounds × ${SESSIONS} sessions of ${STEPS} steps, instant model`);
 const figures = { govflow: [], sqliteFull: [], sqliteDefault: [], memory: [] };
+const where = { govflow: [], sqliteFull: [] };
 await settleDeletions();
 for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-langgraph-'));
@@ -219,8 +246,8 @@ for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
   const graphMemory = await buildGraph(installed.require, new MemorySaver());
   await langGraphRound(graphFull, `warm${roundIndex}`, 5, 'sync');
 
-  figures.govflow.push(await govflowRound(openRuntime, `g${roundIndex}`, SESSIONS));
-  figures.sqliteFull.push(await langGraphRound(graphFull, `f${roundIndex}`, SESSIONS, 'sync'));
+  figures.govflow.push(await govflowRound(openRuntime, `g${roundIndex}`, SESSIONS, where.govflow));
+  figures.sqliteFull.push(await langGraphRound(graphFull, `f${roundIndex}`, SESSIONS, 'sync', where.sqliteFull));
   figures.sqliteDefault.push(await langGraphRound(graphDefault, `d${roundIndex}`, SESSIONS, 'sync'));
   figures.memory.push(await langGraphRound(graphMemory, `m${roundIndex}`, SESSIONS, null));
   full.db.close();
@@ -238,6 +265,13 @@ console.log(
   `  medians: govflow ${round(median(figures.govflow))} ms/step; LangGraph+SQLite sync/FULL ${round(median(figures.sqliteFull))}; saver ` +
     `defaults ${round(median(figures.sqliteDefault))}; in memory ${round(median(figures.memory))}`,
 );
+// Where a step goes, side by side: CPU on the main thread against waiting (each column a median of rounds on its own).
+const split = (rounds) => {
+  const of = (key) => round(median(rounds.map((entry) => entry[key])));
+  return `${of('wall')} ms = main thread CPU ${of('main')} + waiting ${of('waiting')} (meanwhile libuv's pool ${of('pool')}, V8's helpers ${of('v8')} CPU)`;
+};
+console.log(`  where a step goes (each figure the median of its rounds): govflow ${split(where.govflow)}`);
+console.log(`    LangGraph+SQLite (sync, FULL) ${split(where.sqliteFull)}`);
 const unsyncedRatio = median(figures.govflow) / median(figures.sqliteDefault);
 console.log(`  ratio govflow / LangGraph.js+SQLite (same durability): ${round(ratio, 2)}× (target ≤ ${TARGET_RATIO}×)`);
 console.log(
@@ -258,6 +292,14 @@ reportResult({
   figures: {
     ...Object.fromEntries(Object.entries(figures).map(([name, values]) => [name, round(median(values))])),
     pairedRatio: round(median(pairedRatios), 2),
+    ...Object.fromEntries(
+      Object.entries(where).flatMap(([side, rounds]) =>
+        ['main', 'waiting', 'pool', 'v8'].map((key) => [
+          `${side}_${key}`,
+          round(median(rounds.map((entry) => entry[key]))),
+        ]),
+      ),
+    ),
   },
   targets: [
     {
