@@ -148,7 +148,7 @@ async function buildGraph(requireFrom, checkpointer) {
 async function langGraphRound(graph, label, sessions, durability, where = null) {
   const perStep = [];
   const before = threadCpuMs(process.pid);
-  const started = now();
+  const roundStarted = now();
   for (let index = 0; index < sessions; index++) {
     const started = now();
     const result = await graph.invoke(
@@ -159,7 +159,7 @@ async function langGraphRound(graph, label, sessions, durability, where = null) 
       throw new Error(`LangGraph ran ${result.messages.length} nodes, expected ${STEPS}`);
     perStep.push((now() - started) / STEPS);
   }
-  where?.push(stepSplit(before, started, sessions));
+  where?.push(stepSplit(before, roundStarted, sessions));
   return summarize(perStep).median;
 }
 

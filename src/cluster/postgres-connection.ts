@@ -61,6 +61,9 @@ export function tablesOf(schema: string): (name: string) => string {
  * at every call as an unnamed one (issue 55: planning was a tenth of Postgres's CPU in a cluster
  * session). The name is derived from the text, so two texts never share one.
  */
+/** Postgres's SQLSTATE for a unique violation (also what the trigger refusing a deleted request's id raises). */
+export const UNIQUE_VIOLATION = '23505';
+
 export function prepared(text: string): { name: string; text: string } {
   return { name: `govflow_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
 }

@@ -7,7 +7,8 @@
  */
 import type pg from 'pg';
 import { grouped } from './coalesced-run.js';
-import { prepared } from './postgres-connection.js';
+import { errorCode } from '../errors.js';
+import { prepared, UNIQUE_VIOLATION } from './postgres-connection.js';
 
 /** A plain request as inserted: its request document as JSON text. */
 export interface QueuedRow {
@@ -15,12 +16,6 @@ export interface QueuedRow {
   requestId: string;
   document: string;
   user: string | null;
-}
-
-const UNIQUE_VIOLATION = '23505';
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string }).code === UNIQUE_VIOLATION;
 }
 
 export class QueuedInserts {
@@ -54,9 +49,10 @@ export class QueuedInserts {
     try {
       return await this.insert(rows);
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
+      if (errorCode(error) !== UNIQUE_VIOLATION) throw error;
+      if (rows.length === 1) return [false];
       const alone: boolean[] = [];
-      for (const row of rows) alone.push(rows.length === 1 ? false : await this.insertAlone(row));
+      for (const row of rows) alone.push(await this.insertAlone(row));
       return alone;
     }
   });
@@ -65,7 +61,7 @@ export class QueuedInserts {
     try {
       return (await this.insert([row]))[0]!;
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
+      if (errorCode(error) !== UNIQUE_VIOLATION) throw error;
       return false;
     }
   }

@@ -4,7 +4,8 @@
  * claimable row `FOR UPDATE SKIP LOCKED` and bumps its epoch, which fences every later write.
  */
 import type pg from 'pg';
-import { inTransaction, prepared, tablesOf } from './postgres-connection.js';
+import { inTransaction, prepared, tablesOf, UNIQUE_VIOLATION } from './postgres-connection.js';
+import { errorCode } from '../errors.js';
 import { channelsOf } from './store-committer.js';
 import type { QueuedControl } from './store-controls.js';
 import type { RequestLimits } from '../intake/request-limits.js';
@@ -228,7 +229,7 @@ export class SessionLeases {
       });
       return inserted ? { kind: 'queued' } : await this.duplicateOutcome(request, redactFile);
     } catch (error) {
-      if ((error as { code?: string }).code !== '23505') throw error;
+      if (errorCode(error) !== UNIQUE_VIOLATION) throw error;
       return this.duplicateOutcome(request, redactFile);
     }
   }
