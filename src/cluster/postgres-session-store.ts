@@ -31,6 +31,7 @@ import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession }
 import { tablesOf } from './postgres-connection.js';
 import { StoreCommitter, type SessionRowChange } from './store-committer.js';
 import { GovflowError } from '../errors.js';
+import { notPassedOn } from '../store/atomic-file.js';
 import type { SessionVault } from '../privacy/pii-vault.js';
 import type { StoreVaults } from './store-vaults.js';
 
@@ -152,7 +153,8 @@ class PostgresStoredSession implements StoredSession {
     this.released = true;
   }
 
-  async finish(result: SessionResultFiles, end: FinishedRecord | null): Promise<void> {
+  async finish(result: SessionResultFiles, end: FinishedRecord | null, passOn?: Promise<boolean>): Promise<void> {
+    if (passOn && !(await passOn)) throw notPassedOn(result.requestId);
     await this.write(end ? [end] : [], [], { state: 'finished', ...resultOf(result), release: true });
     this.released = true;
   }

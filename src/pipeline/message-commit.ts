@@ -39,6 +39,20 @@ export interface ActiveSession {
   privacy?: SessionPrivacy;
   /** The run's signal: once a cancel aborted it, no message is committed (docs/run-control.md). */
   signal?: AbortSignal;
+  /**
+   * Settles once every message committed so far is on disk (its audit entry synced), rejecting with
+   * the first failure. A commit returns once its journal record and audit entry are written, so the
+   * next message (a parallel task's) is written while this one syncs and shares its sync; whatever
+   * passes a message on (the next step, the result, a live event) waits for this first (SPEC §6).
+   */
+  durable?: Promise<void>;
+  /** Why a message written and folded into `state` did not reach the disk: the run recovers from the journal. */
+  commitFailure?: unknown;
+}
+
+/** Resolves once the session's messages committed so far are durable (see ActiveSession.durable). */
+export function messagesDurable(active: ActiveSession): Promise<void> {
+  return active.durable ?? Promise.resolve();
 }
 
 /** What one step ends with: exactly one of these is committed as the step's message. */
@@ -101,7 +115,10 @@ export class MessageCommitter {
     private readonly stepStartedAt: (step: PendingStep) => number | undefined,
   ) {}
 
-  /** Serialized per session so sequence numbers follow commit order with no gap; `agent` null when undefined. */
+  /**
+   * Serialized per session so sequence numbers follow commit order with no gap; `agent` null when
+   * undefined. Resolves once the message is written, not yet synced: see ActiveSession.durable.
+   */
   commit(
     active: ActiveSession,
     step: PendingStep,
@@ -226,29 +243,39 @@ export class MessageCommitter {
       ...(step.advice ? { steward_advice: step.advice.sha256 } : {}),
       ...(state.messages.length === 0 && state.session.request.limits ? { limits: state.session.request.limits } : {}),
     };
-    // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
-    const { entryHash } = await active.stored.commitMessage(record, auditInputOf(record, state));
+    // Journal record, then the audit entry (docs/audit-log.md): the store keeps that order, and the
+    // order of calls, so the next commit need not wait for this one's sync.
+    const written = active.stored.commitMessage(record, auditInputOf(record, state));
     applyRecord(state, record);
-    this.committed(active);
-    this.deps.events?.emit('message', {
-      sessionId: state.session.session_id,
-      sequence: message.metadata.sequence_number,
-      agent: message.agent.name,
-      status: message.status.code,
-      outputType: message.output?.content_type ?? null,
-      messageId: message.message_id,
-      entryHash,
-      taskId: step.taskId ?? null,
-    });
     const began = this.stepStartedAt(step);
-    this.deps.log?.debug?.('message committed', {
-      session: state.session.session_id,
-      agent: message.agent.name,
-      sequence: message.metadata.sequence_number,
-      status: message.status.code,
-      ...(message.error.has_error ? { error: message.error.error_code } : {}),
-      ...(began === undefined ? {} : { ms: Math.round(performance.now() - began) }),
+    const durable = written.then(({ entryHash }) => {
+      this.committed(active);
+      this.deps.events?.emit('message', {
+        sessionId: state.session.session_id,
+        sequence: message.metadata.sequence_number,
+        agent: message.agent.name,
+        status: message.status.code,
+        outputType: message.output?.content_type ?? null,
+        messageId: message.message_id,
+        entryHash,
+        taskId: step.taskId ?? null,
+      });
+      this.deps.log?.debug?.('message committed', {
+        session: state.session.session_id,
+        agent: message.agent.name,
+        sequence: message.metadata.sequence_number,
+        status: message.status.code,
+        ...(message.error.has_error ? { error: message.error.error_code } : {}),
+        ...(began === undefined ? {} : { ms: Math.round(performance.now() - began) }),
+      });
     });
+    durable.catch((error: unknown) => {
+      active.commitFailure ??= error;
+    });
+    const before = active.durable;
+    active.durable = before ? Promise.all([before, durable]).then(() => undefined) : durable;
+    // Awaited by whatever passes the message on; a failure nobody reaches is still not unhandled.
+    active.durable.catch(() => undefined);
   }
 }
 

@@ -6,7 +6,7 @@
 import { errorMessage } from '../errors.js';
 import type { FinishedRecord, SessionStateName } from '../store/session-journal.js';
 import { JOURNAL_FORMAT } from '../store/journal-format.js';
-import type { ActiveSession } from './message-commit.js';
+import { messagesDurable, type ActiveSession } from './message-commit.js';
 import type { RunnerDependencies, SessionOutcome } from './runner-contract.js';
 import { resultFiles } from './result-report.js';
 import { buildResult } from './session-result.js';
@@ -38,16 +38,28 @@ export class SessionFinisher {
     // crash in between sends them after the restart; an end recorded before is not told again.
     const files = resultFiles(result, state, built);
     if (result !== built) files.redactedJson = `${JSON.stringify(built, null, 2)}\n`;
-    const release = paused || state.finishedAt === null ? await this.notify(state, result.status, finishedAt) : null;
+    const release = paused || state.finishedAt === null ? await this.notify(active, result.status, finishedAt) : null;
     // Durable before a request file is archived: until then recovery writes the result again.
     if (paused) {
+      await messagesDurable(active);
       await stored.pause(files);
     } else {
       const end: FinishedRecord | null =
         state.finishedAt !== null
           ? null
           : { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
-      await stored.finish(files, end);
+      // The result is written while the last message syncs, and published after it (SPEC §6).
+      const durable = messagesDurable(active);
+      const passOn = durable.then(
+        () => true,
+        () => false,
+      );
+      const finishing = stored.finish(files, end, passOn);
+      await durable.catch(async (error: unknown) => {
+        await finishing.catch(() => undefined);
+        throw error;
+      });
+      await finishing;
       if (end) applyRecord(state, end);
     }
     release?.();
@@ -93,8 +105,10 @@ export class SessionFinisher {
   }
 
   /** Queues the webhook events of this end or pause (delegated children are their parent's business); never throws. */
-  private async notify(state: SessionState, status: string, at: string): Promise<(() => void) | null> {
+  private async notify(active: ActiveSession, status: string, at: string): Promise<(() => void) | null> {
+    const { state } = active;
     if (!this.deps.notices || state.session.delegation) return null;
+    await messagesDurable(active);
     const paused = state.paused && !state.cancelled ? state.paused : null;
     try {
       return await this.deps.notices({

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { GovflowError } from '../errors.js';
-import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
+import { MessageCommitter, messagesDurable, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-retries.js';
 import { runPlan } from './plan-scheduler.js';
 import { isSessionId } from '../intake/request-ids.js';
@@ -292,7 +292,9 @@ export class SessionRunner {
       if (!isCrash(error, signal, this.draining)) throw error;
       await recordCrash(active, error, this.now(), maxCrashRetries, this.deps.log);
       // Giving up crashed too (or the session had ended and its result cannot be written): stop here.
-      if (active.state.crashes > maxCrashRetries + 1 || active.state.final) throw error;
+      // A last message that never reached the disk did not end it: the journal decides, as after a restart.
+      const ended = active.state.final !== null && active.commitFailure === undefined;
+      if (active.state.crashes > maxCrashRetries + 1 || ended) throw error;
     } finally {
       await this.closeJournal(active);
     }
@@ -342,6 +344,8 @@ export class SessionRunner {
     // After a cancel (or a hard stop) no step starts: no model or tool call of this session is made.
     if (signal.aborted)
       throw new SessionInterruptedError(`session ${state.session.session_id} stopped before ${next.agent}'s step`);
+    // The messages it is passed are on disk first (SPEC §6).
+    await messagesDurable(active);
     const snapshot = this.deps.governance(state.session.session_id);
     const agent = snapshot.agents.get(next.agent) ?? null;
     // An `input:` template replaces the input before anything else sees it (SPEC §24).

@@ -17,7 +17,7 @@ import { fsyncDirectory, fsyncSharedDirectory, openAsync } from './append-only-f
 import { diskCall, type DiskFaults } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 import type { SessionResultFiles } from './session-store.js';
-import { errorCode } from '../errors.js';
+import { errorCode, GovflowError } from '../errors.js';
 
 let counter = 0;
 /** fdatasync on the thread pool (the event loop goes on meanwhile). */
@@ -54,6 +54,8 @@ export function writeFileAtomic(
 export interface AtomicWriteOptions {
   /** fdatasync the file and fsync its folder (default true). */
   durable?: boolean;
+  /** The rename waits for it (the file is written meanwhile); false: no rename, and the write throws {@link notPassedOn}. */
+  passOn?: Promise<boolean>;
   /** Where the temporary file goes, on the same file system, to keep it out of a folder that must only hold finished files (the outbox). */
   tempDir?: string;
   faults?: DiskFaults;
@@ -69,8 +71,8 @@ export async function writeFileAtomicAsync(
   content: string,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  const { durable = true, tempDir = path.dirname(file), faults } = options;
-  const writeOnce = () => writeThroughTemporary(file, content, durable, tempDir, faults);
+  const { durable = true, tempDir = path.dirname(file), faults, passOn } = options;
+  const writeOnce = () => writeThroughTemporary(file, content, { durable, tempDir, faults, passOn });
   await diskWaits.retry(file, async () => {
     try {
       await writeOnce();
@@ -86,12 +88,24 @@ export async function writeFileAtomicAsync(
   if (durable) await fsyncSharedDirectory(path.dirname(file));
 }
 
-/** A session's result into the outbox, its temporary files in `system/` so that the outbox only ever holds finished results. */
+/** Why a result was not published: its session's last messages did not reach the disk (SessionStore.finish). */
+export function notPassedOn(requestId: string): GovflowError {
+  return new GovflowError(
+    'internal',
+    `the result of request ${requestId} was not published: the session's last messages did not reach the disk (it runs again from its journal)`,
+  );
+}
+
+/**
+ * A session's result into the outbox, its temporary files in `system/` so that the outbox only ever
+ * holds finished results; published once `passOn` allows it (SessionStore.finish).
+ */
 export async function writeOutboxResult(
   outboxDir: string,
   result: SessionResultFiles,
   durable: boolean,
   faults?: DiskFaults,
+  passOn?: Promise<boolean>,
 ): Promise<void> {
   const tempDir = path.dirname(outboxDir);
   await Promise.all([
@@ -99,18 +113,24 @@ export async function writeOutboxResult(
       durable: false,
       tempDir,
       faults,
+      passOn,
     }),
-    writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.json`), result.json, { durable, tempDir, faults }),
+    writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.json`), result.json, {
+      durable,
+      tempDir,
+      faults,
+      passOn,
+    }),
   ]);
+  if (passOn && !(await passOn)) throw notPassedOn(result.requestId);
 }
 
 async function writeThroughTemporary(
   file: string,
   content: string,
-  durable: boolean,
-  tempDir: string,
-  faults: DiskFaults | undefined,
+  options: Required<Pick<AtomicWriteOptions, 'durable' | 'tempDir'>> & Pick<AtomicWriteOptions, 'faults' | 'passOn'>,
 ): Promise<void> {
+  const { durable, tempDir, faults, passOn } = options;
   const temporary = temporaryFor(file, tempDir);
   try {
     const fd = await openAsync(temporary, 'w');
@@ -123,6 +143,7 @@ async function writeThroughTemporary(
     } finally {
       closeSync(fd);
     }
+    if (passOn && !(await passOn)) return rmSync(temporary, { force: true });
     diskCall(faults, 'rename', file, () => renameSync(temporary, file));
   } catch (error) {
     rmSync(temporary, { force: true });

@@ -123,18 +123,18 @@ class FilesStoredSession implements StoredSession {
     return this.appendDurable(record);
   }
 
-  private async writeResult(result: SessionResultFiles): Promise<void> {
-    await writeOutboxResult(this.options.outboxDir, result, this.options.durable, this.options.faults);
+  private async writeResult(result: SessionResultFiles, passOn?: Promise<boolean>): Promise<void> {
+    await writeOutboxResult(this.options.outboxDir, result, this.options.durable, this.options.faults, passOn);
   }
 
   async pause(result: SessionResultFiles): Promise<void> {
     await Promise.all([this.appendDurable(), this.writeResult(result)]);
   }
 
-  async finish(result: SessionResultFiles, end: FinishedRecord | null): Promise<void> {
+  async finish(result: SessionResultFiles, end: FinishedRecord | null, passOn?: Promise<boolean>): Promise<void> {
     // The journal is durable before anything else moves on (the request file's archive move):
     // until then recovery finds the claimed file and writes the result again from the journal.
-    await Promise.all([this.appendDurable(), this.writeResult(result)]);
+    await Promise.all([this.appendDurable(), this.writeResult(result, passOn)]);
     // Not synced: finishing again after a crash writes the same result and this same record.
     if (end) this.append(end);
   }

@@ -147,8 +147,12 @@ export interface StoredSession {
   recordToolStart(record: ToolStartRecord): Promise<void>;
   /** The session waits for a person: its journal and its pending result are durable on return. */
   pause(result: SessionResultFiles): Promise<void>;
-  /** Journal and result durable, then the end record (`null` when an earlier run recorded it already). */
-  finish(result: SessionResultFiles, end: FinishedRecord | null): Promise<void>;
+  /**
+   * Journal and result durable, then the end record (`null` when an earlier run recorded it already).
+   * `passOn` (default: at once) resolves true once the result may be published, when the session's
+   * last messages are on disk; the result is written meanwhile. False: it is not published, and this throws.
+   */
+  finish(result: SessionResultFiles, end: FinishedRecord | null, passOn?: Promise<boolean>): Promise<void>;
   /** Bookkeeping for `govflow status`, written off the hot path; may lag. */
   writeManifest(manifest: SessionManifest): void;
   /** Releases the session; resolves with the error of a failed manifest write, else null. */

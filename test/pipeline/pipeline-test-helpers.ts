@@ -8,6 +8,7 @@ import path from 'node:path';
 import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
 import { readLogEntries, type LoggedEntry } from '../../src/audit/audit-log-reader.js';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
+import { LoggedMessagesIndex } from '../../src/audit/logged-messages-index.js';
 import { main } from '../../src/cli/main.js';
 import type { CommandIo } from '../../src/cli/command-context.js';
 import { loadConfig } from '../../src/config/config-loader.js';
@@ -172,10 +173,11 @@ export const TWO_TASKS: PlanTaskSpec[] = [
   { id: 't2', agent: 'action_item_agent' },
 ];
 
-/** Wraps a provider to record how many calls were in flight at once. */
+/** Wraps a provider to record how many calls were made, and in flight at once. */
 export class ConcurrencyProbe implements LlmProvider {
   readonly kind: string;
   readonly interfaceVersion;
+  calls = 0;
   inFlight = 0;
   maxInFlight = 0;
 
@@ -185,6 +187,7 @@ export class ConcurrencyProbe implements LlmProvider {
   }
 
   async generate(request: LlmRequest): Promise<LlmResponse> {
+    this.calls++;
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
@@ -234,13 +237,15 @@ async function faultyFilesStore(
 ): Promise<{ store: FilesSessionStore; audit: AuditLogWriter }> {
   const { paths, timezone } = loadConfig(root, {});
   const audit = await AuditLogWriter.open({ logsDir: paths.logs, stateDir: paths.state, timezone, faults });
+  const logged = new LoggedMessagesIndex(paths.logs);
   const store = new FilesSessionStore({
     sessionsDir: paths.sessions,
     outboxDir: paths.outbox,
     snapshotsDir: paths.snapshots,
     durable: true,
     audit,
-    auditedMessages: async () => new Map(),
+    // As the runtime's own store: recovery re-appends only the entries the log lacks.
+    auditedMessages: (sessionId, _since, from) => logged.messagesOf(sessionId, undefined, from),
     faults,
   });
   return { store, audit };

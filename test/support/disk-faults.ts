@@ -8,7 +8,8 @@ export interface InjectedFailure {
   operation: DiskOperation;
   /** The first call (1-based, counting calls of this operation that `match`) that fails. */
   nth: number;
-  errno: 'ENOSPC' | 'EDQUOT' | 'EROFS' | 'EIO';
+  /** A disk-full code is waited out (src/store/disk-waits.ts); EBADF is not, and fails the call for good. */
+  errno: 'ENOSPC' | 'EDQUOT' | 'EROFS' | 'EIO' | 'EBADF';
   /** How many calls in a row fail from the Nth on (default 1). */
   times?: number;
   /** Only calls on paths for which this is true count (default: every path). */
