@@ -42,8 +42,9 @@ export interface ActiveSession {
   /**
    * Settles once every message committed so far is on disk (its audit entry synced), rejecting with
    * the first failure. A commit returns once its journal record and audit entry are written, so the
-   * next message (a parallel task's) is written while this one syncs and shares its sync; whatever
-   * passes a message on (the next step, the result, a live event) waits for this first (SPEC §6).
+   * next message (a parallel task's) is written while this one syncs, and the result while the last
+   * one does; whatever passes a message on (the next step, the result, a live event, a webhook)
+   * waits for this first (SPEC §6).
    */
   durable?: Promise<void>;
   /** Why a message written and folded into `state` did not reach the disk: the run recovers from the journal. */

@@ -1,9 +1,9 @@
 /** The session vault (pii-vault.json, mode 0600): the only file with original PII values. */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { GovflowError } from '../errors.js';
+import { errorCode, GovflowError } from '../errors.js';
 
 export const VAULT_FORMAT = 1 as const;
 export const VAULT_FILE_NAME = 'pii-vault.json';
@@ -27,9 +27,9 @@ export function vaultPath(sessionFolder: string): string {
 /** Entries of the vault in `sessionFolder` (gzipped in an archived session's), or none when it has no vault yet. */
 export function readVault(sessionFolder: string): VaultEntry[] {
   const file = vaultPath(sessionFolder);
-  const archived = !existsSync(file) && existsSync(`${file}.gz`);
-  if (!existsSync(file) && !archived) return [];
-  const text = archived ? gunzipSync(readFileSync(`${file}.gz`)).toString('utf8') : readFileSync(file, 'utf8');
+  // One lookup for the common case, a new session's folder (that has none yet).
+  const text = readIfThere(file) ?? readIfThere(`${file}.gz`, true);
+  if (text === null) return [];
   const parsed = JSON.parse(text) as Partial<VaultFile>;
   if (parsed.v !== VAULT_FORMAT || !Array.isArray(parsed.entries)) {
     throw new GovflowError(
@@ -38,6 +38,18 @@ export function readVault(sessionFolder: string): VaultEntry[] {
     );
   }
   return parsed.entries;
+}
+
+/** The file's text (gunzipped), or null when there is none. */
+function readIfThere(file: string, gzipped = false): string | null {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
+    throw error;
+  }
+  return (gzipped ? gunzipSync(bytes) : bytes).toString('utf8');
 }
 
 /** Replaces the vault with `entries`; its temporary file (.pii-vault.json.*.tmp) is mode 0600 from its creation. */

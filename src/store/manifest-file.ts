@@ -11,6 +11,8 @@ export class ManifestFile {
   private latest: string | null = null;
   private failure: Error | null = null;
   private closed = false;
+  /** Bytes in the file as last written: only a shorter rewrite needs the rest cut. */
+  private size = 0;
 
   constructor(readonly file: string) {}
 
@@ -34,7 +36,8 @@ export class ManifestFile {
     this.latest = null;
     try {
       writeSync(fd, bytes, 0, bytes.length, 0);
-      ftruncateSync(fd, bytes.length);
+      if (bytes.length < this.size) ftruncateSync(fd, bytes.length);
+      this.size = bytes.length;
     } catch (error) {
       this.failure ??= error instanceof Error ? error : new Error(String(error));
     }
