@@ -154,7 +154,7 @@ class PostgresStoredSession implements StoredSession {
   }
 
   async finish(result: SessionResultFiles, end: FinishedRecord | null, passOn?: Promise<boolean>): Promise<void> {
-    if (passOn && !(await passOn)) throw notPassedOn(result.requestId);
+    if (passOn && !(await passOn)) throw notPassedOn(`the result of request ${result.requestId}`);
     await this.write(end ? [end] : [], [], { state: 'finished', ...resultOf(result), release: true });
     this.released = true;
   }

@@ -54,12 +54,10 @@ export class SessionFinisher {
         () => true,
         () => false,
       );
-      const finishing = stored.finish(files, end, passOn);
-      await durable.catch(async (error: unknown) => {
-        await finishing.catch(() => undefined);
+      await stored.finish(files, end, passOn).catch(async (error: unknown) => {
+        await durable; // the last message's own failure, when that is why the result was not published
         throw error;
       });
-      await finishing;
       if (end) applyRecord(state, end);
     }
     release?.();

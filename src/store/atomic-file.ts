@@ -88,11 +88,11 @@ export async function writeFileAtomicAsync(
   if (durable) await fsyncSharedDirectory(path.dirname(file));
 }
 
-/** Why a result was not published: its session's last messages did not reach the disk (SessionStore.finish). */
-export function notPassedOn(requestId: string): GovflowError {
+/** Why a result (`what`) was not published: its session's last messages did not reach the disk (SessionStore.finish). */
+export function notPassedOn(what: string): GovflowError {
   return new GovflowError(
     'internal',
-    `the result of request ${requestId} was not published: the session's last messages did not reach the disk (it runs again from its journal)`,
+    `${what} was not published: the session's last messages did not reach the disk (it runs again from its journal)`,
   );
 }
 
@@ -122,7 +122,6 @@ export async function writeOutboxResult(
       passOn,
     }),
   ]);
-  if (passOn && !(await passOn)) throw notPassedOn(result.requestId);
 }
 
 async function writeThroughTemporary(
@@ -143,7 +142,8 @@ async function writeThroughTemporary(
     } finally {
       closeSync(fd);
     }
-    if (passOn && !(await passOn)) return rmSync(temporary, { force: true });
+    // Not a disk failure (no cause): thrown at once, the temporary file removed below.
+    if (passOn && !(await passOn)) throw notPassedOn(file);
     diskCall(faults, 'rename', file, () => renameSync(temporary, file));
   } catch (error) {
     rmSync(temporary, { force: true });
