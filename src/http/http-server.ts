@@ -253,7 +253,7 @@ export class HttpApi {
     };
 
     const web = options.web;
-    await registerSecurityHeaders(app, web?.contentSources ?? { scripts: [], styles: [] });
+    registerSecurityHeaders(app, web?.contentSources ?? { scripts: [], styles: [] });
     // Before the limits and the auth hook: a preflight carries no token and is answered at once.
     await registerCors(app, settings.cors.origins);
     // JSON, or multipart/form-data for requests with files (docs/attachments.md), streamed to disk
