@@ -51,7 +51,10 @@ export const startCommand: CommandDefinition = {
     };
     try {
       const httpListen = typeof values.http === 'string' ? values.http : undefined;
-      const announce = (line: string) => io.stdout(`${line}\n`);
+      const announce = (line: string) => {
+        log.flush(); // the lines logged before it come before it
+        io.stdout(`${line}\n`);
+      };
       daemon = await GovflowDaemon.start(root, { env: io.env, log, announce, ...(httpListen ? { httpListen } : {}) });
     } catch (error) {
       removeSignalHandlers();
@@ -63,6 +66,7 @@ export const startCommand: CommandDefinition = {
     if (signalled) daemon.stop().then(stopped, stopped);
     await done;
     removeSignalHandlers();
+    log.flush();
     io.stdout('govflow stopped\n');
     removeHandlers();
     log.close();

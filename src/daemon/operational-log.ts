@@ -3,11 +3,52 @@
  * on stderr so that stdout carries only the `ready` line a supervisor waits for.
  */
 import winston from 'winston';
+import TransportStream from 'winston-transport';
 import type { OperationalLog } from '../log-contract.js';
+
+const MESSAGE = Symbol.for('message');
+
+/**
+ * Formatted lines to stderr, one write per turn of the event loop: a burst of sessions logs
+ * thousands of lines, and each write to a pipe wakes its reader. What is left is written by
+ * `flush` (before stdout's `ready` and `stopped` lines, so the two streams keep their order) and at exit.
+ */
+class StderrLines extends TransportStream {
+  private lines: string[] = [];
+  private scheduled = false;
+  private readonly atExit = () => this.flush();
+
+  constructor() {
+    super();
+    process.once('exit', this.atExit);
+  }
+
+  override log(info: Record<symbol, unknown>, next: () => void): void {
+    this.lines.push(`${String(info[MESSAGE])}\n`);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+    next();
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (this.lines.length === 0) return;
+    const text = this.lines.join('');
+    this.lines = [];
+    process.stderr.write(text);
+  }
+
+  override close(): void {
+    this.flush();
+    process.off('exit', this.atExit);
+  }
+}
 
 export function createOperationalLog(
   options: { json?: boolean; level?: string } = {},
-): OperationalLog & { close(): void } {
+): OperationalLog & { close(): void; flush(): void } {
   const json = options.json ?? !process.stderr.isTTY;
   const format = json
     ? winston.format.combine(winston.format.timestamp(), winston.format.json())
@@ -20,10 +61,11 @@ export function createOperationalLog(
           return `${String(timestamp)} ${level.padEnd(5)} ${String(message)}${extra ? `  ${extra}` : ''}`;
         }),
       );
+  const lines = new StderrLines();
   const logger = winston.createLogger({
     level: options.level ?? process.env.GOVFLOW_LOG_LEVEL ?? 'info',
     format,
-    transports: [new winston.transports.Stream({ stream: process.stderr })],
+    transports: [lines],
   });
   return {
     // winston builds and formats an entry before it drops one below its level: per-step detail
@@ -34,6 +76,10 @@ export function createOperationalLog(
     info: (message, fields) => logger.info(message, fields),
     warn: (message, fields) => logger.warn(message, fields),
     error: (message, fields) => logger.error(message, fields),
-    close: () => logger.close(),
+    flush: () => lines.flush(),
+    close: () => {
+      lines.close();
+      logger.close();
+    },
   };
 }
