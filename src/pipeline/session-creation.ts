@@ -69,7 +69,7 @@ export async function createSession(
   const inherited = inheritsFrom === null ? [] : await inheritedVault(config, deps.store, inheritsFrom);
   const privacy = SessionPrivacy.forNewSession(
     config,
-    await openSessionVault(config, deps.store, sessionId),
+    await openSessionVault(config, deps.store, sessionId, { fresh: true }),
     inherited,
   );
   // Cluster mode's intake redacted the request already (its vault holds the originals): its counts come with it.

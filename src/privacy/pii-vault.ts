@@ -69,10 +69,14 @@ export interface SessionVault {
   write(entries: readonly VaultEntry[]): void;
 }
 
-/** The vault file in `sessionFolder` as a SessionVault. */
-export function fileVault(sessionFolder: string, durable: boolean): SessionVault {
+/** The vault file in `sessionFolder` as a SessionVault; `entries` given, the file is not read (a new session has none). */
+export function fileVault(
+  sessionFolder: string,
+  durable: boolean,
+  entries: readonly VaultEntry[] = readVault(sessionFolder),
+): SessionVault {
   return {
-    entries: readVault(sessionFolder),
+    entries,
     write: (entries) => writeVault(sessionFolder, entries, durable),
   };
 }

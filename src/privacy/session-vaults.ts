@@ -5,9 +5,17 @@ import type { SessionStore } from '../store/session-store.js';
 import { fileVault, readVault, type SessionVault, type VaultEntry } from './pii-vault.js';
 import { sessionFolder } from '../store/session-retention.js';
 
-export function openSessionVault(config: GovflowConfig, store: SessionStore, sessionId: string): Promise<SessionVault> {
+export function openSessionVault(
+  config: GovflowConfig,
+  store: SessionStore,
+  sessionId: string,
+  { fresh = false }: { fresh?: boolean } = {},
+): Promise<SessionVault> {
   if (store.openVault) return store.openVault(sessionId);
-  return Promise.resolve(fileVault(path.join(config.paths.sessions, sessionId), config.daemon.fsync));
+  // A session being made has no vault file to read: its vault is written only once its journal exists
+  // (SessionPrivacy.folderCreated), and a session whose journal exists is recovered, not made again.
+  const folder = path.join(config.paths.sessions, sessionId);
+  return Promise.resolve(fresh ? fileVault(folder, config.daemon.fsync, []) : fileVault(folder, config.daemon.fsync));
 }
 
 /** The vault entries a fork's original or a child's parent hands down; an original retention archived is read from the archive. */

@@ -236,7 +236,7 @@ export async function fsyncSharedDirectory(directory: string): Promise<void> {
 
 /**
  * fsyncDirectory with the fsync on the thread pool: opening and closing a folder just made is a
- * lookup, not worth two more trips to the pool (a session's folder, at every session start).
+ * lookup, not worth two more trips to the pool (a session's folder, at its first durable write).
  */
 export async function fsyncDirectoryAsync(directory: string): Promise<void> {
   let fd: number;

@@ -57,12 +57,14 @@ const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
 class FilesStoredSession implements StoredSession {
   private readonly manifest: ManifestFile;
 
-  /** `entriesDurable`: a new session's folder entries, synced in the background, awaited by the first sync. */
+  private entries: Promise<unknown> | null = null;
+
+  /** `syncEntries`: makes a new session's folder entries durable; run by its first durable write, not before. */
   constructor(
     readonly sessionId: string,
     private readonly journal: AppendOnlyFile,
     private readonly options: FilesSessionStoreOptions,
-    private readonly entriesDurable: Promise<unknown> = Promise.resolve(),
+    private readonly syncEntries: () => Promise<unknown> = () => Promise.resolve(),
   ) {
     this.manifest = new ManifestFile(path.join(path.dirname(journal.file), 'manifest.json'));
   }
@@ -74,7 +76,7 @@ class FilesStoredSession implements StoredSession {
   /** Resolves once every record so far, and the session's folder entries, are on disk. */
   private async appendDurable(...records: JournalRecord[]): Promise<void> {
     this.append(...records);
-    await Promise.all([this.entriesDurable, this.journal.sync()]);
+    await Promise.all([(this.entries ??= this.syncEntries()), this.journal.sync()]);
   }
 
   recordExchange(record: ExchangeRecord): void {
@@ -166,7 +168,7 @@ export class FilesSessionStore implements SessionStore {
     return SESSION_ID.test(sessionId) && SessionJournal.exists(this.options.sessionsDir, sessionId);
   }
 
-  /** Nothing here waits for the disk: the first record and the folder entries are durable with the first sync. */
+  /** Nothing here waits for the disk: the first record and the folder entries are durable with the journal's first sync. */
   async create(record: SessionRecord): Promise<StoredSession> {
     const { sessionsDir, durable } = this.options;
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
@@ -174,10 +176,12 @@ export class FilesSessionStore implements SessionStore {
       await mkdir(directory, { recursive: true });
       return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable, this.options.faults);
     });
-    const entriesDurable = durable
-      ? Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)])
+    // Synced with the journal's first sync (a pause or the end, usually), not while a burst of
+    // sessions starts: the folder's entries are worth no more on disk than the records they hold.
+    const syncEntries = durable
+      ? () => Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)])
       : undefined;
-    const session = new FilesStoredSession(record.session_id, journal, this.options, entriesDurable);
+    const session = new FilesStoredSession(record.session_id, journal, this.options, syncEntries);
     // Where its entries can begin: crash recovery reads the log from there, not from the day's start.
     const auditFrom = this.options.audit.position?.() ?? null;
     session.append(auditFrom === null ? record : { ...record, audit_from: auditFrom });
