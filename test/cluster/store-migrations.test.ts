@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce, REPOSITORY_ROOT } from '../daemon/build-once.js';
 import { pgTestSchema } from '../support/postgres.js';
 import { migrate } from '../../src/cluster/schema-migrate.js';
-import { MIGRATIONS } from '../../src/cluster/store-migrations.js';
+import { LZ4_COLUMNS, MIGRATIONS } from '../../src/cluster/store-migrations.js';
 import { openPool } from '../../src/cluster/postgres-connection.js';
 
 const pg = await pgTestSchema('migrations');
@@ -89,6 +89,32 @@ describe.skipIf(!pg)('migrations on a real Postgres', () => {
       expect(rows.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version));
       const head = await pg!.query<{ position: string; hash: string }>('select position, hash from audit_head');
       expect(head).toEqual([{ position: '0', hash: '0'.repeat(64) }]);
+      // Migration 13: what each message writes is compressed with lz4 where the server has it.
+      const [{ lz4 }] = await pg!.query<{ lz4: boolean }>(
+        `select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`,
+      );
+      const compression = await pg!.query<{ table: string; column: string; method: string }>(
+        `select c.relname as table, a.attname as column, a.attcompression::text as method
+           from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = $1 and a.attnum > 0 and a.attcompression <> ''`,
+        [pg!.schema],
+      );
+      const expected = lz4 ? LZ4_COLUMNS.map(([table, column]) => ({ table, column, method: 'l' })) : [];
+      expect(compression.sort((a, b) => `${a.table}.${a.column}`.localeCompare(`${b.table}.${b.column}`))).toEqual(
+        [...expected].sort((a, b) => `${a.table}.${a.column}`.localeCompare(`${b.table}.${b.column}`)),
+      );
+      // A value written now is compressed with lz4 and reads back whole.
+      if (lz4) {
+        const record = JSON.stringify({ type: 'exchange', prompt: 'a meeting note '.repeat(400) });
+        await pg!.query(
+          `insert into sessions (session_id, request_id, state, request, intake_daemon) values ('s-lz4', 'r-lz4', 'queued', '{}', 'd')`,
+        );
+        await pg!.query(`insert into journal (session_id, seq, record) values ('s-lz4', 1, $1)`, [record]);
+        const [stored] = await pg!.query<{ method: string; record: string }>(
+          `select pg_column_compression(record) as method, record from journal where session_id = 's-lz4'`,
+        );
+        expect(stored).toEqual({ method: 'lz4', record });
+      }
     } finally {
       await pool.end();
     }
