@@ -22,7 +22,7 @@ describe('operational log', () => {
     const log = createOperationalLog({ json: true, level: 'info' });
     try {
       for (let index = 0; index < 50; index++) log.info('session started', { session: `s-${index}` });
-      log.debug('below the level', { session: 'hidden' });
+      log.debug?.('below the level', { session: 'hidden' });
       expect(writes).toEqual([]);
       await nextTurn();
       expect(writes).toHaveLength(1);
