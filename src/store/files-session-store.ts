@@ -176,12 +176,7 @@ export class FilesSessionStore implements SessionStore {
       await mkdir(directory, { recursive: true });
       return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable, this.options.faults);
     });
-    // Synced with the journal's first sync (a pause or the end, usually), not while a burst of
-    // sessions starts: the folder's entries are worth no more on disk than the records they hold.
-    const syncEntries = durable
-      ? () => Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)])
-      : undefined;
-    const session = new FilesStoredSession(record.session_id, journal, this.options, syncEntries);
+    const session = new FilesStoredSession(record.session_id, journal, this.options, this.syncEntries(directory));
     // Where its entries can begin: crash recovery reads the log from there, not from the day's start.
     const auditFrom = this.options.audit.position?.() ?? null;
     session.append(auditFrom === null ? record : { ...record, audit_from: auditFrom });
@@ -196,7 +191,18 @@ export class FilesSessionStore implements SessionStore {
     const journal = new AppendOnlyFile(path.join(directory, 'journal.jsonl'), this.options.durable, {
       faults: this.options.faults,
     });
-    return { session: new FilesStoredSession(sessionId, journal, this.options), records };
+    // A session recovered after a crash may never have had its folder synced: its first durable write does it.
+    return { session: new FilesStoredSession(sessionId, journal, this.options, this.syncEntries(directory)), records };
+  }
+
+  /**
+   * Makes a session folder's entries durable, run with the journal's first sync (a pause or the
+   * end, usually) rather than while a burst of sessions starts: the folder's entries are worth no
+   * more on disk than the records they hold, which reach it only then.
+   */
+  private syncEntries(directory: string): (() => Promise<unknown>) | undefined {
+    if (!this.options.durable) return undefined;
+    return () => Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(this.options.sessionsDir)]);
   }
 
   async records(sessionId: string): Promise<JournalRecord[]> {
