@@ -69,12 +69,8 @@ export interface SessionVault {
   write(entries: readonly VaultEntry[]): void;
 }
 
-/** The vault file in `sessionFolder` as a SessionVault; `entries` given, the file is not read (a new session has none). */
-export function fileVault(
-  sessionFolder: string,
-  durable: boolean,
-  entries: readonly VaultEntry[] = readVault(sessionFolder),
-): SessionVault {
+/** The vault file in `sessionFolder` as a SessionVault holding `entries` (what {@link readVault} read, or none for a new session). */
+export function fileVault(sessionFolder: string, durable: boolean, entries: readonly VaultEntry[]): SessionVault {
   return {
     entries,
     write: (entries) => writeVault(sessionFolder, entries, durable),

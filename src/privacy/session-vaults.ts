@@ -15,7 +15,7 @@ export function openSessionVault(
   // A session being made has no vault file to read: its vault is written only once its journal exists
   // (SessionPrivacy.folderCreated), and a session whose journal exists is recovered, not made again.
   const folder = path.join(config.paths.sessions, sessionId);
-  return Promise.resolve(fresh ? fileVault(folder, config.daemon.fsync, []) : fileVault(folder, config.daemon.fsync));
+  return Promise.resolve(fileVault(folder, config.daemon.fsync, fresh ? [] : readVault(folder)));
 }
 
 /** The vault entries a fork's original or a child's parent hands down; an original retention archived is read from the archive. */

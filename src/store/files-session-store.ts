@@ -57,7 +57,7 @@ const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
 class FilesStoredSession implements StoredSession {
   private readonly manifest: ManifestFile;
 
-  private entries: Promise<unknown> | null = null;
+  private entriesSynced: Promise<unknown> | null = null;
 
   /** `syncEntries`: makes a new session's folder entries durable; run by its first durable write, not before. */
   constructor(
@@ -76,7 +76,7 @@ class FilesStoredSession implements StoredSession {
   /** Resolves once every record so far, and the session's folder entries, are on disk. */
   private async appendDurable(...records: JournalRecord[]): Promise<void> {
     this.append(...records);
-    await Promise.all([(this.entries ??= this.syncEntries()), this.journal.sync()]);
+    await Promise.all([(this.entriesSynced ??= this.syncEntries()), this.journal.sync()]);
   }
 
   recordExchange(record: ExchangeRecord): void {

@@ -100,9 +100,9 @@ describe.skipIf(!pg)('migrations on a real Postgres', () => {
         [pg!.schema],
       );
       const expected = lz4 ? LZ4_COLUMNS.map(([table, column]) => ({ table, column, method: 'l' })) : [];
-      expect(compression.sort((a, b) => `${a.table}.${a.column}`.localeCompare(`${b.table}.${b.column}`))).toEqual(
-        [...expected].sort((a, b) => `${a.table}.${a.column}`.localeCompare(`${b.table}.${b.column}`)),
-      );
+      const byColumn = (a: { table: string; column: string }, b: { table: string; column: string }) =>
+        `${a.table}.${a.column}`.localeCompare(`${b.table}.${b.column}`);
+      expect(compression.sort(byColumn)).toEqual([...expected].sort(byColumn));
       // A value written now is compressed with lz4 and reads back whole.
       if (lz4) {
         const record = JSON.stringify({ type: 'exchange', prompt: 'a meeting note '.repeat(400) });

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/config-loader.js';
 import { ConfigError } from '../../src/errors.js';
 import { compileGuardrails } from '../../src/privacy/guardrail-rules.js';
 import { SessionPrivacy } from '../../src/privacy/session-privacy.js';
-import { fileVault, VAULT_FILE_NAME } from '../../src/privacy/pii-vault.js';
+import { fileVault, readVault, VAULT_FILE_NAME } from '../../src/privacy/pii-vault.js';
 import {
   agentMessage,
   exampleRoot,
@@ -20,7 +20,8 @@ import {
 afterEach(removeTempDirs);
 
 function vaultOf(config: ReturnType<typeof loadConfig>, sessionId: string) {
-  return fileVault(path.join(config.paths.sessions, sessionId), true);
+  const folder = path.join(config.paths.sessions, sessionId);
+  return fileVault(folder, true, readVault(folder));
 }
 
 const PII = 'pii:\n  redact: [email, phone, secret]\n';
