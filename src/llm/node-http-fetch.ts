@@ -32,21 +32,18 @@ import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
 /**
- * Connections per origin: above any `intake.concurrency` a model server would take (more calls
- * wait for a socket); idle ones are closed at the server's Keep-Alive hint.
+ * Connections per origin: no cap. How many calls run at once is the configuration's to bound
+ * (`intake.concurrency` sessions, each with up to `limits.max_fan_out` tasks or delegations at a
+ * time); a cap here made the calls above it wait for a socket, a whole model latency late (issue
+ * 55: 1,000 sessions in flight with two parallel tasks each sent 1,024 calls, then the rest). Idle
+ * sockets are kept as many as were in use, so a wave of answers does not close what the next wave
+ * reconnects (Node's default of 256 made 1,000 sessions in flight open 744 new connections per
+ * wave); the server's Keep-Alive hint closes them.
  */
-export const MAX_SOCKETS_PER_ORIGIN = 1_024;
-/**
- * Idle sockets kept per origin between waves of calls: as many as may be in use, so a wave of
- * answers does not close what the next wave reconnects (Node's default, 256, made 1,000 sessions in
- * flight open 744 new connections per wave). The server's Keep-Alive hint still closes them.
- */
-export const MAX_FREE_SOCKETS_PER_ORIGIN = MAX_SOCKETS_PER_ORIGIN;
-
 const AGENT_OPTIONS = {
   keepAlive: true,
-  maxSockets: MAX_SOCKETS_PER_ORIGIN,
-  maxFreeSockets: MAX_FREE_SOCKETS_PER_ORIGIN,
+  maxSockets: Infinity,
+  maxFreeSockets: Infinity,
   scheduling: 'lifo',
 } as const;
 const httpAgent = new http.Agent(AGENT_OPTIONS);

@@ -130,6 +130,21 @@ describe('nodeHttpFetch', () => {
     expect(sockets).toHaveLength(width);
   });
 
+  it('sends every call of a wave at once, however wide: 1,100 calls are open at the server together', async () => {
+    // 1,000 sessions with two parallel tasks each is 2,000 calls: a socket cap (1,024 until issue
+    // 55) held the calls above it until the first answers came back, a whole model latency late.
+    const width = 1_100;
+    const waiting: Array<() => void> = [];
+    handler = (_request, body, response) => waiting.push(() => response.end(body));
+    const calls = Array.from({ length: width }, async (_, index) =>
+      (await nodeHttpFetch(`${url}/`, { method: 'POST', body: String(index) })).text(),
+    );
+    await until(() => waiting.length === width, `all ${width} calls open at the server at once`);
+    for (const answer of waiting) answer();
+    expect(await Promise.all(calls)).toEqual(Array.from({ length: width }, (_, index) => String(index)));
+    expect(sockets).toHaveLength(width);
+  });
+
   it('an abort before the answer closes the request at the server and rejects with the reason', async () => {
     let read = 0;
     handler = () => (read += 1); // never answers
