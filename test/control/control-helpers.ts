@@ -38,7 +38,10 @@ export async function stopModelTests(server: ResponderLlmServer | undefined): Pr
 export const KIND = KINDS.find((kind) => kind.kind === 'openai-compatible')!;
 
 /** An answer override: a reply for this request, or undefined for the example app's own answer. */
-export type Override = (agent: string, request: IncomingLlmRequest) => ScriptedReply | undefined;
+export type Override = (
+  agent: string,
+  request: IncomingLlmRequest,
+) => ScriptedReply | Promise<ScriptedReply> | undefined;
 
 /** The loopback model: the example app's answers, unless `override()` (read at each request) says otherwise. */
 export async function startModel(override: () => Override | null): Promise<ResponderLlmServer> {

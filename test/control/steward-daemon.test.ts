@@ -46,6 +46,10 @@ const GARBAGE = '(objective garbage)';
 /** goal_agent's provider answers 503 (a DEPENDENCY_ERROR once its one attempt is spent). */
 const DOWN = '(goal provider down)';
 const ADVICE = 'Name an owner for every action item, UNASSIGNED when none is given.';
+/** goal_agent's failure to a request tagged so waits until `streamOpen` is called (session_paused is live only). */
+const AFTER_STREAM = '(fails once watched)';
+let streamOpen: () => void = () => undefined;
+const watched = new Promise<void>((resolve) => (streamOpen = resolve));
 const TOKENS = { alice: 'alice-token', bob: 'bob-token' };
 
 let server: ResponderLlmServer;
@@ -60,8 +64,10 @@ beforeAll(async () => {
   await buildDistOnce();
   server = await startModel(() => (agent, request) => {
     const text = JSON.stringify(request.body);
-    if (agent === 'goal_agent' && text.includes(FAIL_GOAL) && !text.includes('Steward advice'))
-      return answerWithStatus('goal_agent', 'failed', 'the objectives name no meeting date');
+    if (agent === 'goal_agent' && text.includes(FAIL_GOAL) && !text.includes('Steward advice')) {
+      const failed = answerWithStatus('goal_agent', 'failed', 'the objectives name no meeting date');
+      return text.includes(AFTER_STREAM) ? watched.then(() => failed) : failed;
+    }
     if (agent === 'goal_agent' && text.includes(DOWN)) return { kind: 'status', status: 503 };
     if (agent === 'objective_agent' && text.includes(GARBAGE))
       return { kind: 'text', text: 'I cannot answer in JSON today.' };
@@ -273,12 +279,13 @@ describe('a steward instead of a dead end (§25)', () => {
   it('POST /v1/sessions/:id/intervene: 404 for another operator, 202 for its own, 409 once it no longer waits; session_paused live', async () => {
     const submitted = await postJson(
       `${api}/v1/requests`,
-      { request: `${REQUEST_TEXT} ${FAIL_GOAL}`, request_id: 'st-5' },
+      { request: `${REQUEST_TEXT} ${FAIL_GOAL} ${AFTER_STREAM}`, request_id: 'st-5' },
       TOKENS.alice,
     );
     expect(submitted.status).toBe(202);
     const sessionId = submitted.body.session_id as string;
     const stream = await SseReader.open(`${api}/v1/requests/st-5/events`, { token: TOKENS.alice });
+    streamOpen(); // the pause comes after the stream is open, however fast the run
     const events = await stream.until((seen) => seen.some((event) => event.event === 'session_paused'), 30_000);
     expect(events.find((event) => event.event === 'session_paused')?.data).toMatchObject({
       session_id: sessionId,

@@ -27,7 +27,8 @@ export interface IncomingLlmRequest {
   index: number;
 }
 
-export type Responder = (request: IncomingLlmRequest) => ScriptedReply;
+/** A reply, or a promise of one: the request waits for it (and the requests behind it wait too). */
+export type Responder = (request: IncomingLlmRequest) => ScriptedReply | Promise<ScriptedReply>;
 
 export interface ResponderLlmServer {
   /** `http://127.0.0.1:<port>`, without a trailing slash. */
@@ -98,14 +99,14 @@ export async function startResponderLlmServer(responder: Responder): Promise<Res
       arrivedAt.push(Date.now());
       arrivedSystems.push(systemPromptOf(body));
       const url = incoming.url ?? '/';
-      const forward = (): Promise<void> =>
-        new Promise<void>((done) => {
-          let reply: ScriptedReply;
-          try {
-            reply = responder({ url, headers: incoming.headers, body, system: systemPromptOf(body), index });
-          } catch (error) {
-            reply = { kind: 'status', status: 500, body: { error: { message: `responder threw: ${String(error)}` } } };
-          }
+      const forward = async (): Promise<void> => {
+        let reply: ScriptedReply;
+        try {
+          reply = await responder({ url, headers: incoming.headers, body, system: systemPromptOf(body), index });
+        } catch (error) {
+          reply = { kind: 'status', status: 500, body: { error: { message: `responder threw: ${String(error)}` } } };
+        }
+        await new Promise<void>((done) => {
           replies.push(reply);
           backend.reply(reply);
           const outgoing = httpRequest(
@@ -142,6 +143,7 @@ export async function startResponderLlmServer(responder: Responder): Promise<Res
           });
           outgoing.end(raw);
         });
+      };
       chain = chain.then(forward);
     });
   });
