@@ -1,6 +1,7 @@
 /**
- * Prints the functions with the most self time in a V8 CPU profile (`node --cpu-prof`), and the
- * same grouped by file, so a missed target points at code.
+ * Prints the functions with the most self time in a V8 CPU profile (`node --cpu-prof`), the same
+ * grouped by file, and by owner (Node's own work counted for the govflow module or package that
+ * asked for it), so a missed target points at code.
  *
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/overhead-per-step.mjs
  *   node bench/cpu-profile-summary.mjs /tmp/prof/<file>.cpuprofile [top=25]
@@ -22,8 +23,11 @@ export function summarizeProfile(profile, top = 25) {
     const ms = (deltas[index + 1] ?? 0) / 1000;
     selfMs.set(id, (selfMs.get(id) ?? 0) + ms);
   }
+  const parentOf = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const functions = new Map();
   const files = new Map();
+  const owners = new Map();
   let totalMs = 0;
   for (const [id, ms] of selfMs) {
     const frame = byId.get(id).callFrame;
@@ -31,6 +35,8 @@ export function summarizeProfile(profile, top = 25) {
     const key = `${frame.functionName || '(anonymous)'}  ${file}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
     functions.set(key, (functions.get(key) ?? 0) + ms);
     files.set(file || frame.functionName, (files.get(file || frame.functionName) ?? 0) + ms);
+    const owner = ownerOf(id, byId, parentOf);
+    owners.set(owner, (owners.get(owner) ?? 0) + ms);
     totalMs += ms;
   }
   const sorted = (map) =>
@@ -38,7 +44,33 @@ export function summarizeProfile(profile, top = 25) {
       .sort((left, right) => right[1] - left[1])
       .slice(0, top)
       .map(([name, ms]) => ({ name, ms: Math.round(ms * 10) / 10, share: Math.round((ms / totalMs) * 1000) / 10 }));
-  return { totalMs: Math.round(totalMs), functions: sorted(functions), files: sorted(files), parts: partsOf(files) };
+  return {
+    totalMs: Math.round(totalMs),
+    functions: sorted(functions),
+    files: sorted(files),
+    owners: sorted(owners),
+    parts: partsOf(files),
+  };
+}
+
+/**
+ * Who a sample's time is for: the nearest frame on its stack in govflow's code (its module) or in a
+ * package (its name), so Node's and V8's work (a socket write, a file write, a hash) counts for the
+ * code that asked for it; idle, GC and the rest of the program stay themselves.
+ */
+function ownerOf(id, byId, parentOf) {
+  const { functionName } = byId.get(id).callFrame;
+  if (functionName.startsWith('(') && functionName.endsWith(')') && functionName !== '(anonymous)') return functionName;
+  for (let at = id; at !== undefined; at = parentOf.get(at)) {
+    const frame = byId.get(at).callFrame;
+    const file = shortUrl(frame.url, frame.lineNumber);
+    if (file.startsWith('dist/')) return file;
+    if (!file.includes('node_modules/')) continue;
+    return (
+      /^(?:@[^/]+\/)?[^/]+/.exec(file.slice(file.lastIndexOf('node_modules/') + 'node_modules/'.length))?.[0] ?? file
+    );
+  }
+  return 'Node alone (no govflow or package frame on the stack)';
 }
 
 /** Which part of the process a file's self time belongs to (where a model call's CPU goes). */
@@ -132,6 +164,9 @@ export function printProfileSummary(summary, write = console.log) {
     write(`    ${String(entry.ms).padStart(8)} ms ${String(entry.share).padStart(5)} %  ${entry.name}`);
   write('  self time by file:');
   for (const entry of summary.files)
+    write(`    ${String(entry.ms).padStart(8)} ms ${String(entry.share).padStart(5)} %  ${entry.name}`);
+  write("  time by owner (the nearest govflow module or package on the stack: Node's work counts for its caller):");
+  for (const entry of summary.owners)
     write(`    ${String(entry.ms).padStart(8)} ms ${String(entry.share).padStart(5)} %  ${entry.name}`);
 }
 
