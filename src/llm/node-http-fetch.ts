@@ -148,7 +148,7 @@ function send(url: URL, input: FetchInput, init: FetchInit, stale: number): Prom
   if (signal?.aborted) return Promise.reject(signal.reason);
   const given = init.body === null || init.body === undefined ? undefined : (init.body as string | Uint8Array);
   // Encoded once, here: its length is the header, and the socket takes the bytes as they are.
-  const body = typeof given === 'string' ? Buffer.from(given, 'utf8') : given;
+  let body = typeof given === 'string' ? Buffer.from(given, 'utf8') : given;
   const givenMethod = init.method ?? 'GET';
   const method = NORMALISED_METHODS.has(givenMethod.toUpperCase()) ? givenMethod.toUpperCase() : givenMethod;
   const secure = url.protocol === 'https:';
@@ -209,8 +209,12 @@ function send(url: URL, input: FetchInput, init: FetchInit, stale: number): Prom
 
     const write = (): void => {
       written = true;
-      if (body === undefined) request.end();
-      else request.end(body);
+      // Handed to the socket, then let go: the call's closures live until its answer, and a body
+      // held here for the model's whole latency was 17 KB a call at 2,000 calls in flight (issue 55).
+      const bytes = body;
+      body = undefined;
+      if (bytes === undefined) request.end();
+      else request.end(bytes);
     };
     request.once('socket', (socket) => {
       if (!request.reusedSocket) return write();
