@@ -7,8 +7,10 @@
  * (store-migrations.ts, version 2). Under the session rows' locks it drops writes whose lease epoch
  * no longer holds (LeaseLostError), appends journal records, and chains audit entries under the
  * `audit_head` row lock, formatted here exactly as files mode formats them. A failed transaction
- * rejects every write in it (StoreUnavailableError): the session resumes from its journal on
- * whichever daemon claims it next.
+ * rejects every write in it (StoreUnavailableError), and the writes of the same sessions still
+ * waiting behind it: a session's writes commit in order or not at all, so its journal and its
+ * entries' sequence numbers have no gap. The session resumes from its journal on whichever daemon
+ * claims it next.
  */
 import type pg from 'pg';
 import { formatEntryBody, localDayAndTime } from '../audit/audit-entry-format.js';
@@ -58,6 +60,11 @@ interface Pending {
 }
 
 const MAX_BATCH = 256;
+/** Sessions (at a lease epoch) remembered as broken, at most: a session resumed gets a new epoch. */
+const MAX_BROKEN = 4_096;
+
+/** A session's writes under one lease: what a failed write breaks. */
+const leaseOf = (write: StoreWrite): string => `${write.epoch}:${write.sessionId}`;
 
 /**
  * How long (ms) a write waits for the writes of the other sessions this daemon holds before its
@@ -85,6 +92,12 @@ export function channelsOf(schema: string): { audit: string; results: string; wo
 
 export class StoreCommitter {
   private readonly queue: Pending[] = [];
+  /**
+   * Leases (leaseOf) one of whose writes Postgres did not take: their later writes are not sent.
+   * Two parallel tasks' messages are two writes; had the second committed after the first failed,
+   * the journal and the chain would skip the first's sequence number.
+   */
+  private readonly broken = new Set<string>();
   private flushing = false;
   /** The commit window's timer while writes wait for their siblings'. */
   private window: NodeJS.Timeout | null = null;
@@ -117,6 +130,7 @@ export class StoreCommitter {
   /** Resolves with the hashes of its audit entries once committed. */
   commit(write: StoreWrite): Promise<string[]> {
     return new Promise((resolve, reject) => {
+      if (this.broken.has(leaseOf(write))) return reject(droppedAfter(write));
       this.queue.push({ write, resolve, reject });
       // A transaction under way takes the queue when it ends: those writes have waited already.
       if (this.flushing) return;
@@ -157,8 +171,12 @@ export class StoreCommitter {
     this.flushing = true;
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        await this.commitBatch(batch);
+        const batch = this.queue.splice(0, MAX_BATCH).filter((pending) => {
+          if (!this.broken.has(leaseOf(pending.write))) return true;
+          pending.reject(droppedAfter(pending.write));
+          return false;
+        });
+        if (batch.length > 0) await this.commitBatch(batch);
       }
     } finally {
       this.flushing = false;
@@ -221,6 +239,8 @@ export class StoreCommitter {
 
   private rejectAll(batch: Pending[], error: unknown): void {
     for (const pending of batch) {
+      if (this.broken.size >= MAX_BROKEN) this.broken.delete(this.broken.values().next().value!);
+      this.broken.add(leaseOf(pending.write));
       pending.reject(
         new StoreUnavailableError(
           `session ${pending.write.sessionId}: the Postgres store did not take the write (${withoutCredentials(errorMessage(error))}); the ` +
@@ -230,4 +250,13 @@ export class StoreCommitter {
       );
     }
   }
+}
+
+/** A write held back because an earlier write of its session, under the same lease, was not taken. */
+function droppedAfter(write: StoreWrite): StoreUnavailableError {
+  return new StoreUnavailableError(
+    `session ${write.sessionId}: an earlier write of this session was not taken by the Postgres store, so this one is ` +
+      'dropped with it (a session commits in order); the session resumes from its journal',
+    { sessionId: write.sessionId },
+  );
 }

@@ -187,3 +187,50 @@ describe.skipIf(!db)('the commit window', () => {
     expect(committer.stats.transactions).toBe(2);
   });
 });
+
+describe.skipIf(!db)('a failed transaction', () => {
+  it("drops the writes of its sessions still waiting behind it: a session's writes commit in order or not at all", async () => {
+    const [a, b] = [await claimed('broken-a'), await claimed('broken-b')];
+    let calls = 0;
+    // The first transaction's connection is lost (as a partition does); the pool serves the rest.
+    const pool = {
+      query: (...args: Parameters<pg.Pool['query']>) => {
+        calls += 1;
+        if (calls === 1)
+          return new Promise((_, reject) =>
+            setImmediate(() => reject(new Error('Connection terminated unexpectedly'))),
+          );
+        return (cluster.pool.query as (...given: unknown[]) => unknown)(...args);
+      },
+    } as unknown as pg.Pool;
+    const committer = new StoreCommitter({ pool, schema: db!.schema, daemonId: cluster.daemonId, timezone: 'UTC' });
+    const write = (sessionId: string, epoch: number, firstSeq: number) =>
+      committer.commit({ sessionId, epoch, records: [record(`w${firstSeq}`)], firstSeq, audit: [] });
+    const outcome = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'committed',
+        (error: Error) => error.name,
+      );
+    // broken-a's first write goes at once; its second (a parallel task's message) and broken-b's
+    // write wait behind that transaction, which fails.
+    const first = outcome(write('broken-a', a, 1));
+    const second = outcome(write('broken-a', a, 2));
+    const other = outcome(write('broken-b', b, 1));
+    expect(await Promise.all([first, second, other])).toEqual([
+      'StoreUnavailableError',
+      'StoreUnavailableError',
+      'committed',
+    ]);
+    const journal = await db!.query<{ session_id: string; seq: number }>(
+      "select session_id, seq from journal where session_id in ('broken-a', 'broken-b') order by session_id, seq",
+    );
+    expect(journal).toEqual([{ session_id: 'broken-b', seq: 1 }]);
+    // A write of the same lease made after the failure is not sent either; the next lease's is.
+    expect(await outcome(write('broken-a', a, 3))).toBe('StoreUnavailableError');
+    expect(calls).toBe(2);
+    await db!.query("update sessions set owner = $1, epoch = epoch + 1 where session_id = 'broken-a'", [
+      cluster.daemonId,
+    ]);
+    expect(await outcome(write('broken-a', a + 1, 1))).toBe('committed');
+  });
+});
