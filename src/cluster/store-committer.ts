@@ -93,7 +93,8 @@ export function channelsOf(schema: string): { audit: string; results: string; wo
 export class StoreCommitter {
   private readonly queue: Pending[] = [];
   /**
-   * Leases (leaseOf) one of whose writes Postgres did not take: their later writes are not sent.
+   * Leases (leaseOf) one of whose writes Postgres did not take: their later writes, queued before
+   * or after the failure, are rejected as each batch is taken, never sent.
    * Two parallel tasks' messages are two writes; had the second committed after the first failed,
    * the journal and the chain would skip the first's sequence number.
    */
@@ -130,7 +131,6 @@ export class StoreCommitter {
   /** Resolves with the hashes of its audit entries once committed. */
   commit(write: StoreWrite): Promise<string[]> {
     return new Promise((resolve, reject) => {
-      if (this.broken.has(leaseOf(write))) return reject(droppedAfter(write));
       this.queue.push({ write, resolve, reject });
       // A transaction under way takes the queue when it ends: those writes have waited already.
       if (this.flushing) return;

@@ -59,12 +59,12 @@ class FilesStoredSession implements StoredSession {
 
   private entriesSynced: Promise<unknown> | null = null;
 
-  /** `syncEntries`: makes a new session's folder entries durable; run by its first durable write, not before. */
+  /** `syncEntries`: makes the session folder's entries durable; run by its first durable write, not before. */
   constructor(
     readonly sessionId: string,
     private readonly journal: AppendOnlyFile,
     private readonly options: FilesSessionStoreOptions,
-    private readonly syncEntries: () => Promise<unknown> = () => Promise.resolve(),
+    private readonly syncEntries: () => Promise<unknown>,
   ) {
     this.manifest = new ManifestFile(path.join(path.dirname(journal.file), 'manifest.json'));
   }
@@ -200,8 +200,8 @@ export class FilesSessionStore implements SessionStore {
    * end, usually) rather than while a burst of sessions starts: the folder's entries are worth no
    * more on disk than the records they hold, which reach it only then.
    */
-  private syncEntries(directory: string): (() => Promise<unknown>) | undefined {
-    if (!this.options.durable) return undefined;
+  private syncEntries(directory: string): () => Promise<unknown> {
+    if (!this.options.durable) return () => Promise.resolve();
     return () => Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(this.options.sessionsDir)]);
   }
 
