@@ -197,7 +197,9 @@ async function serve(calls, one, warm, callsPerRequest, parent) {
     return reply.code(202).send({ request_id: body.request_id, status: 'queued' });
   });
   app.get('/finished', async () => ({ finished }));
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  // The daemon's backlog (src/http/http-server.ts): with Node's 511, a batch POSTed at once
+  // overflows the accept queue, and each dropped client connects again 1 s later.
+  const url = await app.listen({ host: '127.0.0.1', port: 0, backlog: 4096 });
   console.log(JSON.stringify({ url, warm }));
   process.once('SIGTERM', () => process.exit(0));
 }
