@@ -19,17 +19,20 @@
  * the call closed: a cancel reaches the model) and rejects, or errors the body, with the signal's
  * reason.
  *
- * A call is never sent twice (a model call paid twice): a socket kept alive is looked at before the
- * request is written on it — after a turn of the event loop, so a close the server sent while it
- * sat in the pool has been read — and one the server closed is dropped for a new connection (the
- * call's `connectionNotes` say so: the journal's exchange record carries them). Once a byte of the
- * request is written, a failure is the caller's `fetch failed`: the server may have read it.
+ * A call is never sent twice (a model call paid twice): a socket kept alive is written on at once
+ * only when a close from the server is ruled out (pooled-sockets.ts: a poll of the loop since it
+ * went back to the pool, and idle for under half the server's keep-alive timeout); any other is
+ * looked at after a turn of the event loop, so a close the server sent while it sat in the pool has
+ * been read, and one the server closed is dropped for a new connection (the call's
+ * `connectionNotes` say so: the journal's exchange record carries them). Once a byte of the request
+ * is written, a failure is the caller's `fetch failed`: the server may have read it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { noteAnswer, trackPool, usable, writableAtOnce } from './pooled-sockets.js';
 
 /**
  * Connections per origin: no cap. How many calls run at once is the configuration's to bound
@@ -38,16 +41,20 @@ import zlib from 'node:zlib';
  * 55: 1,000 sessions in flight with two parallel tasks each sent 1,024 calls, then the rest). Idle
  * sockets are kept as many as were in use, so a wave of answers does not close what the next wave
  * reconnects (Node's default of 256 made 1,000 sessions in flight open 744 new connections per
- * wave); the server's Keep-Alive hint closes them.
+ * wave); the server's Keep-Alive hint closes them. The least recently used idle socket is taken
+ * first (fifo): within a wave it has been in the pool for a poll of the loop, so it is written on
+ * at once, where the most recent one (Node's lifo) had often just come back and waited a turn.
  */
 const AGENT_OPTIONS = {
   keepAlive: true,
   maxSockets: Infinity,
   maxFreeSockets: Infinity,
-  scheduling: 'lifo',
+  scheduling: 'fifo',
 } as const;
 const httpAgent = new http.Agent(AGENT_OPTIONS);
 const httpsAgent = new https.Agent(AGENT_OPTIONS);
+trackPool(httpAgent);
+trackPool(httpsAgent);
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY_STATUSES = new Set([204, 205, 304]);
@@ -217,13 +224,14 @@ function send(url: URL, input: FetchInput, init: FetchInit, stale: number): Prom
       else request.end(bytes);
     };
     request.once('socket', (socket) => {
-      if (!request.reusedSocket) return write();
-      // A kept-alive socket: two turns of the loop (a poll between), so a close the server sent
-      // while it sat in the pool has been read, then it is looked at before a byte goes out.
+      if (!request.reusedSocket || writableAtOnce(socket)) return write();
+      // A kept-alive socket not known to be open (pooled-sockets.ts): two turns of the loop (a poll
+      // between), so a close the server sent while it sat in the pool has been read, then it is
+      // looked at before a byte goes out.
       setImmediate(() =>
         setImmediate(() => {
           if (signal?.aborted || replaced) return;
-          if (!socket.destroyed && socket.writable && !socket.readableEnded) write();
+          if (usable(socket)) write();
           else replace();
         }),
       );
@@ -231,6 +239,7 @@ function send(url: URL, input: FetchInput, init: FetchInit, stale: number): Prom
 
     request.on('response', (incoming) => {
       answered = true;
+      noteAnswer(request.socket, incoming);
       const status = incoming.statusCode ?? 0;
       if (REDIRECT_STATUSES.has(status) && incoming.headers.location !== undefined) {
         incoming.resume();
