@@ -20,12 +20,12 @@
  * reason.
  *
  * A call is never sent twice (a model call paid twice): a socket kept alive is written on at once
- * only when a close from the server is ruled out (pooled-sockets.ts: a poll of the loop since it
- * went back to the pool, and idle for under half the server's keep-alive timeout); any other is
- * looked at after a turn of the event loop, so a close the server sent while it sat in the pool has
- * been read, and one the server closed is dropped for a new connection (the call's
- * `connectionNotes` say so: the journal's exchange record carries them). Once a byte of the request
- * is written, a failure is the caller's `fetch failed`: the server may have read it.
+ * only when a close from the server is ruled out (pooled-sockets.ts: a whole poll of the loop has
+ * run since it went back to the pool, and it is idle for under half the server's keep-alive
+ * timeout); any other is looked at after a turn of the event loop, so a close the server sent while
+ * it sat in the pool has been read, and one the server closed is dropped for a new connection (the
+ * call's `connectionNotes` say so: the journal's exchange record carries them). Once a byte of the
+ * request is written, a failure is the caller's `fetch failed`: the server may have read it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';

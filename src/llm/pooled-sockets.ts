@@ -4,13 +4,16 @@
  * A server closes a kept-alive connection in one of two ways: right after an answer (a server that
  * does not keep connections, or has served its last request on this one), or once it has sat idle
  * for the server's keep-alive timeout. Writing a request on a socket whose close has arrived but
- * not been read fails the call (the server may have read it: never sent again). So a socket is
- * written at once only when both closes are ruled out:
- * - a full poll of the event loop has run since it went back to the pool, so a close sent with or
- *   right after its answer has been read (the pool then drops the socket, or it reads as ended);
+ * not been read fails the call (the server may have read it: never sent again; the provider layer
+ * retries it as any network failure). So a socket is written at once only when both closes are
+ * ruled out as far as the loop can tell:
+ * - a whole poll of the event loop has run since it went back to the pool (two turns), so a close
+ *   the server sent with or right after its answer has been read, and the pool dropped the socket
+ *   (one arriving later still is met as every HTTP client meets it: a failed call, retried);
  * - it has been idle for less than half the server's keep-alive timeout (its `Keep-Alive:
  *   timeout=N` hint), or {@link DEFAULT_FRESH_MS} when the server gives none.
- * Any other socket is looked at again after a turn of the loop (the caller's slower path).
+ * Any other socket is looked at again after a turn of the loop (the caller's slower path): the one
+ * reused within a turn of coming back, and the one idle long enough for the server to be closing it.
  *
  * Why it matters: at 1,000 calls in flight, the answers of a wave arrive together and a loop turn
  * is long; a turn waited before every write sent each wave's next calls only once the whole wave
@@ -32,7 +35,7 @@ interface Freed {
 const freedSockets = new WeakMap<Socket, Freed>();
 const freshFor = new WeakMap<Socket, number>();
 
-/** Loop turns counted while a socket went free in the last two: a check-phase tick, stopped when nothing needs it. */
+/** Loop turns (check phases) counted while a socket went free in the last two: the tick stops when nothing needs it. */
 let turn = 0;
 let lastFreed = -Infinity;
 let ticking = false;

@@ -18,7 +18,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
 
-/** Resolves after `count` turns of the loop (check phases), each with a poll before it. */
+/** Resolves after `count` turns of the loop (check phases): with two, a whole poll has run since it was called. */
 async function turns(count: number): Promise<void> {
   for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
 }
@@ -91,10 +91,10 @@ describe('pooled sockets: when a kept-alive socket takes a call at once', () => 
     expect(freshMsOf('timeout=soon')).toBe(DEFAULT_FRESH_MS);
   });
 
-  it('a socket back in the pool for a poll of the loop, idle under half the hint, is written at once', async () => {
+  it('a socket back in the pool for a whole poll of the loop, idle under half the hint, is written at once', async () => {
     const server = await countingServer();
     await server.call();
-    await turns(3);
+    await turns(2);
     expect(await server.call(), 'the reused socket: read within a turn of the call').toBeLessThanOrEqual(1);
     expect(server.connections()).toBe(1);
   });
@@ -111,10 +111,10 @@ describe('pooled sockets: when a kept-alive socket takes a call at once', () => 
     vi.useFakeTimers({ toFake: ['performance'] }); // its clock only: the loop's turns stay real
     try {
       await server.call();
-      await turns(3);
+      await turns(2);
       vi.advanceTimersByTime(999);
       expect(await server.call(), 'idle 999 ms of a 2 s hint: at once').toBeLessThanOrEqual(1);
-      await turns(3);
+      await turns(2);
       vi.advanceTimersByTime(1_000);
       expect(await server.call(), 'idle 1 s of a 2 s hint: looked at first').toBeGreaterThanOrEqual(2);
     } finally {
@@ -126,7 +126,7 @@ describe('pooled sockets: when a kept-alive socket takes a call at once', () => 
   it('a socket the server closed after its answer, reused after a poll: a new connection, the call sent once', async () => {
     const server = await countingServer(answer('timeout=30'), true);
     await server.call();
-    await turns(3);
+    await turns(2);
     const notes: string[] = [];
     await server.call(notes);
     expect(server.requests(), 'each call reached the server once').toBe(2);
