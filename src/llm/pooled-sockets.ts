@@ -75,9 +75,11 @@ export function trackPool(agent: Agent): void {
 }
 
 /** True when a request may be written on this reused socket now, without a turn of the loop first. */
-export function writableAtOnce(socket: Socket, now = performance.now()): boolean {
+export function writableAtOnce(socket: Socket): boolean {
   const freed = freedSockets.get(socket);
-  return freed !== undefined && turn - freed.turn >= 2 && now - freed.at < freed.freshMs && usable(socket);
+  return (
+    freed !== undefined && turn - freed.turn >= 2 && performance.now() - freed.at < freed.freshMs && usable(socket)
+  );
 }
 
 /** Not closed, as far as the loop has read. */
