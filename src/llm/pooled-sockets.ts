@@ -25,15 +25,16 @@ import type { Socket } from 'node:net';
 /** How long a socket counts as fresh when the server sent no keep-alive hint: well under the 5 s of Node's, uvicorn's and llama.cpp's servers. */
 export const DEFAULT_FRESH_MS = 2_000;
 
-interface Freed {
-  /** The loop turn it went back to the pool in. */
+interface Pooled {
+  /** How long after its answer it counts as fresh (half the server's keep-alive hint). */
+  freshMs: number;
+  /** The loop turn it went back to the pool in, and when; Infinity while its answer is read. */
   turn: number;
   at: number;
-  freshMs: number;
 }
 
-const freedSockets = new WeakMap<Socket, Freed>();
-const freshFor = new WeakMap<Socket, number>();
+/** Each socket's last answer and return to the pool: one record, written at the answer, completed at the return. */
+const pooled = new WeakMap<Socket, Pooled>();
 
 /** Loop turns (check phases) counted while a socket went free in the last two: the tick stops when nothing needs it. */
 let turn = 0;
@@ -55,17 +56,17 @@ export function freshMsOf(keepAlive: string | undefined): number {
 /** Notes the server's keep-alive hint of an answer, for when its socket goes back to the pool. */
 export function noteAnswer(socket: Socket | null, incoming: IncomingMessage): void {
   const hint = incoming.headers['keep-alive'];
-  if (socket) freshFor.set(socket, freshMsOf(Array.isArray(hint) ? hint[0] : hint));
+  if (socket) pooled.set(socket, { freshMs: freshMsOf(Array.isArray(hint) ? hint[0] : hint), turn: Infinity, at: 0 });
 }
 
 /** Follows the sockets `agent` takes back into its pool. */
 export function trackPool(agent: Agent): void {
   agent.on('free', (socket: Socket) => {
-    freedSockets.set(socket, {
-      turn,
-      at: performance.now(),
-      freshMs: freshFor.get(socket) ?? DEFAULT_FRESH_MS,
-    });
+    const record = pooled.get(socket);
+    if (record) {
+      record.turn = turn;
+      record.at = performance.now();
+    }
     lastFreed = turn;
     if (!ticking) {
       ticking = true;
@@ -76,9 +77,9 @@ export function trackPool(agent: Agent): void {
 
 /** True when a request may be written on this reused socket now, without a turn of the loop first. */
 export function writableAtOnce(socket: Socket): boolean {
-  const freed = freedSockets.get(socket);
+  const record = pooled.get(socket);
   return (
-    freed !== undefined && turn - freed.turn >= 2 && performance.now() - freed.at < freed.freshMs && usable(socket)
+    record !== undefined && turn - record.turn >= 2 && performance.now() - record.at < record.freshMs && usable(socket)
   );
 }
 

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { nodeHttpFetch, withConnectionNotes } from '../../src/llm/node-http-fetch.js';
+import { nodeHttpFetch } from '../../src/llm/node-http-fetch.js';
 import { DEFAULT_FRESH_MS, freshMsOf } from '../../src/llm/pooled-sockets.js';
 
 const servers: Array<Server | TcpServer> = [];
@@ -57,7 +57,7 @@ async function countingServer(rawAnswer?: string, closeAfterAnswer = false) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   /** One call; resolves with the turns from the call until the server read it. */
-  const call = async (notes: string[] = []): Promise<number> => {
+  const call = async (): Promise<number> => {
     turn = 0;
     const before = readAt.length;
     let counting = true;
@@ -68,7 +68,7 @@ async function countingServer(rawAnswer?: string, closeAfterAnswer = false) {
     };
     setImmediate(tick);
     try {
-      const response = await withConnectionNotes(notes, () => nodeHttpFetch(url, { method: 'POST', body: 'x' }));
+      const response = await nodeHttpFetch(url, { method: 'POST', body: 'x' });
       expect(await response.text()).toBe('ok');
     } finally {
       counting = false;
@@ -127,8 +127,7 @@ describe('pooled sockets: when a kept-alive socket takes a call at once', () => 
     const server = await countingServer(answer('timeout=30'), true);
     await server.call();
     await turns(2);
-    const notes: string[] = [];
-    await server.call(notes);
+    await server.call();
     expect(server.requests(), 'each call reached the server once').toBe(2);
     expect(server.connections()).toBe(2);
   });
