@@ -4,7 +4,7 @@
  * per-thread CPU read from /proc. bench-support.mjs re-exports all of it.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -23,6 +23,30 @@ export function summarize(values) {
     mean: sorted.reduce((sum, value) => sum + value, 0) / sorted.length,
     p95: percentile(0.95),
   };
+}
+
+/**
+ * The disk's price of one durable append, as the audit log pays it: `count` appends of `bytes`
+ * bytes to a file in `folder`, each followed by fdatasync; their times in ms, summarized. It moves
+ * from minute to minute on a VM's virtual disk, so a synced figure is read beside it.
+ */
+export function fdatasyncProbe(folder, count, bytes = 1024) {
+  const file = path.join(folder, '.fdatasync-probe.log');
+  const fd = openSync(file, 'a');
+  const block = Buffer.alloc(bytes, 0x61);
+  const times = [];
+  try {
+    for (let index = 0; index < count; index++) {
+      const started = performance.now();
+      writeSync(fd, block);
+      fdatasyncSync(fd);
+      times.push(performance.now() - started);
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(file, { force: true });
+  }
+  return summarize(times);
 }
 
 /** Least-squares slope of `ys` over `xs`. */

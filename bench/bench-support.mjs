@@ -7,7 +7,7 @@
  * The benchmarks import the built code from ../dist/: run `npx tsc -p tsconfig.json` first.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,17 +50,51 @@ export function makeExampleRoot(configYaml = '', prefix = 'govflow-bench-', pare
   return root;
 }
 
+/**
+ * Where deleting is noted for settleDeletions: the time of this machine's last bench clean-up.
+ * One file for every script and Node, in the temp dir the roots are made in.
+ */
+const DELETED_AT = path.join(os.tmpdir(), 'govflow-bench-deleted-at');
+
+/**
+ * Under `npm run bench` (run-all.mjs sets BENCH_TRASH, a folder on the same file system) a root is
+ * moved there, and run-all deletes them all once every script is done: no inode is freed while a
+ * later script creates files. A script run alone deletes its roots, and notes when.
+ */
 function removeNow(root) {
-  rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+  const trash = process.env.BENCH_TRASH;
+  if (trash) {
+    try {
+      renameSync(root, path.join(trash, `${path.basename(root)}-${process.pid}-${++trashed}`));
+      return;
+    } catch {
+      // Not on the trash's file system (a RAM root), or gone already: deleted as below.
+    }
+  }
+  deleteNoted(root);
+}
+let trashed = 0;
+
+/** Deletes `folder` and notes when, for settleDeletions. */
+export function deleteNoted(folder) {
+  rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    writeFileSync(DELETED_AT, String(Date.now()));
+  } catch {
+    // Only a wait later on is lost.
+  }
 }
 
 /**
- * Removes `root` (or any temp folder) when the process exits, not now. On ext4 without a journal
- * (this project's VMs), allocating an inode skips the ones deleted in the last 5 s, or 5 min while
- * their inode-table block is unwritten (fs/ext4/ialloc.c, recently_deleted()), block by block: a
- * bench that removed a round's thousands of files made the next round's file creations pay for
- * them (perf: ext4_create's scan was 22 % of a session run's samples; 1.5–1.9 ms more system CPU
- * per session after 3,000 deletions, bench/RESULTS.md). See also settleDeletions.
+ * Removes `root` (or any temp folder) when the process exits, not now (removeNow). On ext4 without
+ * a journal (this project's VMs), allocating an inode skips the ones deleted in the last 60 s, or
+ * 6 min while their inode-table block is unwritten, as a new file in it makes it again
+ * (fs/ext4/ialloc.c, recently_deleted(), RECENTCY_MIN and RECENTCY_DIRTY; 5 s before 2020), block by
+ * block: a bench that removed a round's thousands of files made the next round's file creations
+ * pay for them (perf: ext4_create's scan was 22 % of a session run's samples; 1.5–1.9 ms more
+ * system CPU per session after 3,000 deletions; on 2026-12-05, four runs of the durable step back
+ * to back: libuv's pool 0.26, 0.45, 0.74, 1.08 ms a step, recently_deleted and the inode-table
+ * lookups under it 30 % of the samples; bench/RESULTS.md). See also settleDeletions.
  */
 export function removeRoot(root) {
   pendingRemovals.push(root);
@@ -69,12 +103,32 @@ const pendingRemovals = [];
 process.on('exit', () => pendingRemovals.forEach(removeNow));
 
 /**
+ * ext4's window for a deleted inode (RECENTCY_MIN 60 s, plus RECENTCY_DIRTY 300 s while its
+ * inode-table block is unwritten, which a new file in the same block makes it again), and a second.
+ */
+const RECENTLY_DELETED_MS = 361_000;
+
+/**
  * Before timing file creation: writes back what earlier deletions (an earlier bench's clean-up)
- * left unwritten and waits out ext4's 5 s window (removeRoot), so they do not weigh on this one.
+ * left unwritten, then waits until the last one noted is out of ext4's window (removeRoot), so
+ * they do not weigh on this one. Under `npm run bench` nothing is deleted until the end, so only
+ * its first such script can wait. BENCH_NO_SETTLE=1 skips the wait (the figures then carry it).
  */
 export async function settleDeletions() {
   execFileSync('sync');
-  await sleep(5_500);
+  if (process.env.BENCH_NO_SETTLE === '1') return;
+  let deletedAt = NaN;
+  try {
+    deletedAt = Number(readFileSync(DELETED_AT, 'utf8'));
+  } catch {
+    // Nothing deleted yet.
+  }
+  const waitMs = deletedAt + RECENTLY_DELETED_MS - Date.now();
+  if (!(waitMs > 0)) return;
+  console.log(
+    `  waiting ${Math.ceil(waitMs / 1000)} s: ext4 still skips the inodes an earlier bench freed (bench-support.mjs removeRoot; BENCH_NO_SETTLE=1 skips this)`,
+  );
+  await sleep(waitMs);
 }
 
 /** Removes every root in `roots` when the process exits, even after an error or Ctrl-C. */

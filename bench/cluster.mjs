@@ -48,6 +48,7 @@ import {
   reportResult,
   requestText,
   round,
+  settleDeletions,
   sleep,
   stageRequest,
   startFakeModel,
@@ -339,6 +340,8 @@ function statementProfile(client) {
   };
 }
 
+// Its files-mode reference creates a session's files as any files-mode daemon does.
+await settleDeletions();
 const database = await connectServer();
 if (!database) {
   console.log(

@@ -19,6 +19,8 @@
  * same durability, and ≤ 0.9× its unsynced defaults with every govflow entry still synced (issue 41).
  * Beside them, where a step goes on each synced side: the main thread's CPU, and the rest of the
  * wall spent waiting (for a sync), with libuv's pool and V8's helpers meanwhile (read from /proc).
+ * Each round also times the disk alone (bench-measure.mjs fdatasyncProbe): on a VM's virtual disk
+ * a sync's price moves from minute to minute, and govflow's figure moves with it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -31,6 +33,7 @@ import {
   REPOSITORY_ROOT,
   cleanUpOnExit,
   envInteger,
+  fdatasyncProbe,
   importBuilt,
   makeExampleRoot,
   now,
@@ -231,6 +234,8 @@ const { openRuntime } = await importBuilt('daemon/runtime.js');
 
 console.log(`compare-langgraph: ${ROUNDS} alternating rounds × ${SESSIONS} sessions of ${STEPS} steps, instant model`);
 const figures = { govflow: [], sqliteFull: [], sqliteDefault: [], memory: [] };
+/** Each round's append + fdatasync on this disk (median ms): the synced sides move with it. */
+const disk = [];
 const where = { govflow: [], sqliteFull: [] };
 await settleDeletions();
 for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
@@ -245,6 +250,7 @@ for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
   const graphDefault = await buildGraph(installed.require, fallback);
   const graphMemory = await buildGraph(installed.require, new MemorySaver());
   await langGraphRound(graphFull, `warm${roundIndex}`, 5, 'sync');
+  disk.push(fdatasyncProbe(folder, 100).median);
 
   figures.govflow.push(await govflowRound(openRuntime, `g${roundIndex}`, SESSIONS, where.govflow));
   figures.sqliteFull.push(await langGraphRound(graphFull, `f${roundIndex}`, SESSIONS, 'sync', where.sqliteFull));
@@ -254,7 +260,8 @@ for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
   fallback.db.close();
   console.log(
     `  round ${roundIndex + 1}: govflow ${round(figures.govflow.at(-1))} ms/step, LangGraph+SQLite (sync, FULL) ${round(figures.sqliteFull.at(-1))}, ` +
-      `LangGraph+SQLite (saver defaults) ${round(figures.sqliteDefault.at(-1))}, LangGraph in memory ${round(figures.memory.at(-1))}`,
+      `LangGraph+SQLite (saver defaults) ${round(figures.sqliteDefault.at(-1))}, LangGraph in memory ${round(figures.memory.at(-1))}; ` +
+      `the disk: append 1 KiB + fdatasync ${round(disk.at(-1))} ms`,
   );
   removeRoot(folder);
   roots.splice(roots.indexOf(folder), 1);
@@ -292,6 +299,7 @@ reportResult({
   figures: {
     ...Object.fromEntries(Object.entries(figures).map(([name, values]) => [name, round(median(values))])),
     pairedRatio: round(median(pairedRatios), 2),
+    fdatasyncMs: round(median(disk)),
     ...Object.fromEntries(
       Object.entries(where).flatMap(([side, rounds]) =>
         ['main', 'waiting', 'pool', 'v8'].map((key) => [

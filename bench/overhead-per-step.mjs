@@ -26,6 +26,7 @@ import {
   cleanUpOnExit,
   describeFigure,
   envInteger,
+  fdatasyncProbe,
   importBuilt,
   makeExampleRoot,
   now,
@@ -154,16 +155,7 @@ function probeDisk(count, bytes) {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-fsync-'));
   roots.push(folder);
   try {
-    const fd = fs.openSync(path.join(folder, 'probe.log'), 'a');
-    const block = Buffer.alloc(bytes, 0x61);
-    const appendTimes = [];
-    for (let index = 0; index < count; index++) {
-      const started = now();
-      fs.writeSync(fd, block);
-      fs.fdatasyncSync(fd);
-      appendTimes.push(now() - started);
-    }
-    fs.closeSync(fd);
+    const append = fdatasyncProbe(folder, count, bytes);
     const directoryTimes = [];
     for (let index = 0; index < count; index++) {
       const started = now();
@@ -191,7 +183,7 @@ function probeDisk(count, bytes) {
       renameTimes.push(now() - started);
     }
     return {
-      append: summarize(appendTimes),
+      append,
       directory: summarize(directoryTimes),
       create: summarize(createTimes),
       mkdir: summarize(mkdirTimes),

@@ -12,10 +12,11 @@
  * Each script runs on Node 22 and on Node 24 (issue 41: the figures that count), from the
  * registry's binaries where installed ($TMPDIR/govflow-ci-node-22|24, as CI installs them), else
  * on the Node running this; BENCH_NODES=/path/node,/path/node names the binaries instead.
- * memory-as-typed runs once: it measures every Node version itself.
+ * memory-as-typed runs once: it measures every Node version itself. The scripts' temp roots are
+ * deleted at the end, not between scripts (bench-support.mjs removeRoot says why).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,7 +109,13 @@ function runScript(name, node) {
 
 build();
 // Imported after the build: bench-support loads modules from dist/.
-const { machineInfo } = await import('./bench-support.mjs');
+const { machineInfo, deleteNoted } = await import('./bench-support.mjs');
+// The scripts' temp roots are moved here and deleted once all have run (bench-support.mjs removeRoot):
+// ext4 without a journal makes every file creation pay for the inodes freed in the last minute.
+const trash = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-trash-'));
+process.env.BENCH_TRASH = trash;
+process.on('exit', () => deleteNoted(trash));
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const nodes = nodeBinaries();
 const started = performance.now();
