@@ -62,13 +62,14 @@ const DELETED_AT = path.join(os.tmpdir(), 'govflow-bench-deleted-at');
  * later script creates files. A script run alone deletes its roots, and notes when.
  */
 function removeNow(root) {
+  if (!existsSync(root)) return; // removed already (a root in two lists): nothing freed, nothing to note
   const trash = process.env.BENCH_TRASH;
   if (trash) {
     try {
       renameSync(root, path.join(trash, `${path.basename(root)}-${process.pid}-${++trashed}`));
       return;
     } catch {
-      // Not on the trash's file system (a RAM root), or gone already: deleted as below.
+      // Not on the trash's file system (a RAM root): deleted as below.
     }
   }
   deleteNoted(root);
