@@ -4,7 +4,7 @@
  * per-thread CPU read from /proc. bench-support.mjs re-exports all of it.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, fdatasyncSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -27,12 +27,12 @@ export function summarize(values) {
 
 /**
  * The disk's price of one durable append, as the audit log pays it: `count` appends of `bytes`
- * bytes to a file in `folder`, each followed by fdatasync; their times in ms, summarized. It moves
- * from minute to minute on a VM's virtual disk, so a synced figure is read beside it.
+ * bytes to a file in `folder` (left there: deleting it would free an inode, see bench-support.mjs
+ * removeRoot), each followed by fdatasync; their times in ms, summarized. It moves from minute to
+ * minute on a VM's virtual disk, so a synced figure is read beside it.
  */
 export function fdatasyncProbe(folder, count, bytes = 1024) {
-  const file = path.join(folder, '.fdatasync-probe.log');
-  const fd = openSync(file, 'a');
+  const fd = openSync(path.join(folder, '.fdatasync-probe.log'), 'a');
   const block = Buffer.alloc(bytes, 0x61);
   const times = [];
   try {
@@ -44,7 +44,6 @@ export function fdatasyncProbe(folder, count, bytes = 1024) {
     }
   } finally {
     closeSync(fd);
-    rmSync(file, { force: true });
   }
   return summarize(times);
 }
@@ -84,6 +83,19 @@ function ext4HasJournal(device) {
   return readdirSync('/proc/fs/jbd2').some((entry) => entry.startsWith(`${name}-`));
 }
 
+/** The temp folder's file system: type, mount options, and for ext4 whether it has a journal (null when unknown). */
+export function tempFileSystem() {
+  try {
+    const mount = execFileSync('findmnt', ['-n', '-o', 'SOURCE,FSTYPE,OPTIONS', '--target', os.tmpdir()], {
+      encoding: 'utf8',
+    });
+    const [source, type, options] = mount.trim().split(/\s+/);
+    return { type, options, journal: type === 'ext4' ? ext4HasJournal(source) : null };
+  } catch {
+    return null; // not Linux
+  }
+}
+
 /** nproc, CPU model, Node version and the filesystem of the temp folder. */
 export function machineInfo() {
   let cpuModel = 'unknown';
@@ -92,29 +104,15 @@ export function machineInfo() {
   } catch {
     cpuModel = os.cpus()[0]?.model ?? cpuModel;
   }
-  let tempFilesystem = 'unknown';
-  try {
-    const [source, type, options] = execFileSync(
-      'findmnt',
-      ['-n', '-o', 'SOURCE,FSTYPE,OPTIONS', '--target', os.tmpdir()],
-      {
-        encoding: 'utf8',
-      },
-    )
-      .trim()
-      .split(/\s+/);
-    // An ext4 without a journal pays a scan for recently deleted inodes at every file creation (RESULTS.md).
-    const journal = type === 'ext4' ? (ext4HasJournal(source) ? ', journaled' : ', NO journal') : '';
-    tempFilesystem = `${type} (${options})${journal}`;
-  } catch {
-    /* not Linux: left unknown */
-  }
+  const fileSystem = tempFileSystem();
+  // An ext4 without a journal pays a scan for recently deleted inodes at every file creation (RESULTS.md).
+  const journal = fileSystem?.journal === true ? ', journaled' : fileSystem?.journal === false ? ', NO journal' : '';
   return {
     nproc: os.availableParallelism?.() ?? os.cpus().length,
     cpuModel,
     node: process.version,
     tempDir: os.tmpdir(),
-    tempFilesystem,
+    tempFilesystem: fileSystem ? `${fileSystem.type} (${fileSystem.options})${journal}` : 'unknown',
     memoryGiB: round(os.totalmem() / 2 ** 30, 1),
   };
 }

@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, r
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { machineInfo, sleep } from './bench-measure.mjs';
+import { sleep, tempFileSystem } from './bench-measure.mjs';
 
 export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(REPOSITORY_ROOT, 'dist');
@@ -119,7 +119,7 @@ const RECENTLY_DELETED_MS = 361_000;
 export async function settleDeletions() {
   execFileSync('sync');
   // Only ext4 without a journal looks back at deleted inodes (a journaled one skips the check).
-  if (process.env.BENCH_NO_SETTLE === '1' || !machineInfo().tempFilesystem.endsWith('NO journal')) return;
+  if (process.env.BENCH_NO_SETTLE === '1' || tempFileSystem()?.journal !== false) return;
   let deletedAt = NaN;
   try {
     deletedAt = Number(readFileSync(DELETED_AT, 'utf8'));
